@@ -1,0 +1,23 @@
+// Package agentproc runs an asked agent as a child process and talks to it.
+//
+// The child is "mm -acp --config <file>" in its own process group; the
+// parent is an Agent Client Protocol client of it (initialize, session/new,
+// then one session/prompt per hand-off). What the child does during a
+// prompt — answer text, tool calls, permission requests — reaches the
+// caller through a Handler.
+//
+// An mm child adds a small object under "_meta"."mm" to some of its
+// updates, so that the parent can tell its own answer from the text and
+// tool calls of the agents it asks in turn:
+//
+//	{"agent": "checker", "tool": "bash", "subject": "ls -la", "denied": "hook", "hook": true, "notice": "info"}
+//
+// agent is the chain of agents below the child ("" for its own); tool and
+// subject name a tool call; denied is "hook" or "person" on a refused call;
+// hook marks a hook run shown as a tool call; notice marks a notice sent as
+// a thought. Every field may be absent, and any other ACP agent works
+// without them.
+//
+// Nothing here knows about turns, hooks or the orchestrator: the package
+// starts, prompts, cancels and stops one child.
+package agentproc

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mm-agent/mm/frontend"
+	"github.com/mm-agent/mm/mmconfigs"
+)
+
+func checkCmd(f *flags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "check",
+		Short: "validate a configuration and every agent it may ask, recursively",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cwd, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			path := mmconfigs.Find(f.config, os.Getenv("MM_CONFIG"), cwd)
+			if path == "" {
+				fmt.Println(mmconfigs.Default(cwd, os.Getenv).Banner(version, cwd))
+				return nil
+			}
+			ok := mmconfigs.Walk(path, cwd, os.Getenv, func(p string, c *mmconfigs.Config, err error) {
+				if err != nil {
+					frontend.ConfigError(os.Stderr, err)
+					return
+				}
+				fmt.Println(c.Banner(version, cwd))
+			})
+			if !ok {
+				return exitCode(1)
+			}
+			return nil
+		},
+	}
+}
+
+func versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "print mm's version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, args []string) {
+			fmt.Printf("mm v%s\n", version)
+		},
+	}
+}

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/mm-agent/mm/frontend"
+	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/orchestrator"
+)
+
+// flags are the root command's flags.
+type flags struct {
+	print          bool
+	ask            string
+	askWithContext string
+	acp            bool
+	tui            bool
+	config         string
+	model          string
+	yolo           bool
+}
+
+// exitCode carries a command's exit status through cobra.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+func run(args []string) int {
+	var f flags
+	root := &cobra.Command{
+		Use:   "mm [-p question | --ask agent question | -acp | -tui]",
+		Short: "mm — an agent CLI for local models, built around asking other agents",
+		Long: `mm runs an agent for local models. Without flags it starts the line mode.
+  mm -p "question"                 one turn; the answer on stdout
+  mm --ask <agent> "question"      one hand-off to an agent of mmConfigs
+  mm -acp                          an Agent Client Protocol agent over stdio
+  mm check                         validate a configuration and the agents it may ask`,
+		Args:          cobra.ArbitraryArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return exitCode(runRoot(cmd.Context(), f, args))
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringVarP(&f.config, "config", "c", "", "configuration file (default $MM_CONFIG, else ./agent.yaml)")
+	pf.StringVar(&f.model, "model", "", "model reference <provider>/<model>, overriding model:")
+	pf.BoolVar(&f.yolo, "yolo", false, "run tool calls without asking for consent")
+	fl := root.Flags()
+	fl.BoolVarP(&f.print, "print", "p", false, "answer one question (the arguments, or stdin) and exit")
+	fl.StringVar(&f.ask, "ask", "", "hand one question to the named agent and print its answer")
+	fl.StringVar(&f.askWithContext, "ask-with-context", "", "like --ask, sending the conversation read from stdin")
+	fl.BoolVar(&f.acp, "acp", false, "speak the Agent Client Protocol on stdin/stdout (for editors and parent agents)")
+	fl.BoolVar(&f.tui, "tui", false, "the full-screen window")
+	root.AddCommand(checkCmd(&f), versionCmd(), hooksCmd(&f))
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	root.SetArgs(normalizeArgs(args))
+	err := root.ExecuteContext(ctx)
+	var code exitCode
+	switch {
+	case errors.As(err, &code):
+		return int(code)
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "mm: %v\n", err)
+		return 2
+	}
+	return 0
+}
+
+// loadConfig finds and loads the configuration; nil and false after printing
+// the error.
+func loadConfig(f *flags, cwd string) (*mmconfigs.Config, bool) {
+	path := mmconfigs.Find(f.config, os.Getenv("MM_CONFIG"), cwd)
+	if path == "" {
+		return mmconfigs.Default(cwd, os.Getenv), true
+	}
+	c, err := mmconfigs.Load(path, cwd, os.Getenv)
+	if err != nil {
+		frontend.ConfigError(os.Stderr, err)
+		return nil, false
+	}
+	return c, true
+}
+
+func runRoot(ctx context.Context, f flags, args []string) int {
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "mm: %v\n", err)
+		return 1
+	}
+	modes := 0
+	for _, on := range []bool{f.print, f.ask != "", f.askWithContext != "", f.acp, f.tui} {
+		if on {
+			modes++
+		}
+	}
+	if modes > 1 {
+		fmt.Fprintln(os.Stderr, "mm: give one of -p, --ask, --ask-with-context, -acp, -tui")
+		return 2
+	}
+	if f.acp {
+		return runACP(ctx, f, cwd)
+	}
+	cfg, ok := loadConfig(&f, cwd)
+	if !ok {
+		return 1
+	}
+	session := func(askOnly bool) func(orchestrator.Sink) (*orchestrator.Session, error) {
+		return func(sink orchestrator.Sink) (*orchestrator.Session, error) {
+			return orchestrator.New(ctx, orchestrator.Options{
+				Config: cfg, Cwd: cwd, Environ: os.Environ(), Model: f.model, Yolo: f.yolo,
+				Sink: sink, NoModel: askOnly, Wasm: wasmRunner(cfg),
+			})
+		}
+	}
+	stdinTTY := term.IsTerminal(int(os.Stdin.Fd()))
+	switch {
+	case f.print:
+		question := strings.Join(args, " ")
+		if question == "" && !stdinTTY {
+			b, err := io.ReadAll(os.Stdin)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "mm -p: read the question from stdin: %v\n", err)
+				return 1
+			}
+			question = strings.TrimRight(string(b), "\n")
+		}
+		if strings.TrimSpace(question) == "" {
+			fmt.Fprintln(os.Stderr, `mm -p: no question: give it as an argument (mm -p "…") or on stdin`)
+			return 2
+		}
+		ictx, cancel := signal.NotifyContext(ctx, os.Interrupt)
+		defer cancel()
+		return frontend.Print(ictx, question, frontend.PrintOptions{
+			Session: session(false), Stdout: os.Stdout, Stderr: os.Stderr,
+			DisplayHooks: cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
+		})
+	case f.ask != "" || f.askWithContext != "":
+		name, withContext, transcript := f.ask, false, ""
+		if f.askWithContext != "" {
+			name, withContext = f.askWithContext, true
+			b, err := io.ReadAll(os.Stdin)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "[ask: read the conversation from stdin: %v]\n", err)
+				return 1
+			}
+			transcript = strings.TrimRight(string(b), "\n")
+		}
+		question := strings.Join(args, " ")
+		if strings.TrimSpace(question) == "" {
+			fmt.Fprintf(os.Stderr, "[ask: no question: mm --ask %s \"<question>\"]\n", name)
+			return 2
+		}
+		ictx, cancel := signal.NotifyContext(ctx, os.Interrupt)
+		defer cancel()
+		return frontend.Ask(ictx, question, frontend.AskOptions{
+			Session: session(true), Agent: name, WithContext: withContext, Transcript: transcript,
+			Stdout: os.Stdout, Stderr: os.Stderr,
+		})
+	case f.tui:
+		fmt.Fprintln(os.Stderr, "mm -tui: the window is not part of this version yet; run mm for the line mode")
+		return 2
+	}
+	if len(args) > 0 {
+		fmt.Fprintf(os.Stderr, "mm: unexpected arguments %q: use mm -p \"<question>\" for one question\n", strings.Join(args, " "))
+		return 2
+	}
+	return frontend.Line(ctx, frontend.LineOptions{
+		Session: session(false), Banner: cfg.Banner(version, cwd),
+		Stdin: os.Stdin, Stdout: os.Stdout, Terminal: stdinTTY,
+		HistoryFile:  historyFile(),
+		DisplayHooks: cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
+	})
+}
+
+// historyFile is where the line mode keeps its history, or "" for none.
+func historyFile() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	dir = filepath.Join(dir, "mm")
+	if os.MkdirAll(dir, 0o700) != nil {
+		return ""
+	}
+	return filepath.Join(dir, "history")
+}

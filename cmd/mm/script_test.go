@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// mmBin is the real mm binary the scripts run, built once in TestMain so
+// that child agents (started as $MM_BIN -acp) are the same binary.
+var mmBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mm-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	mmBin = filepath.Join(dir, "mm")
+	build := exec.Command("go", "build", "-o", mmBin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build mm:", err)
+		os.RemoveAll(dir)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// TestScripts runs testdata/script/*.txtar: one behaviour of the real
+// binary per file.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", filepath.Dir(mmBin)+string(os.PathListSeparator)+env.Getenv("PATH"))
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
+			env.Setenv("HOME", env.WorkDir)
+			env.Setenv("MM_MODEL", "")
+			env.Setenv("MM_CONFIG", "")
+			env.Setenv("MM_ASKED_DEPTH", "")
+			env.Setenv("MM_ASK_CHAIN", "")
+			env.Setenv("MM_BIN", "")
+			env.Setenv("EXAMPLES", filepath.Join(repoRoot(), "examples"))
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"nochildren": cmdNoChildren,
+			"waitfile":   cmdWaitFile,
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "node":
+				_, err := exec.LookPath("node")
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+	})
+}
+
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// cmdNoChildren asserts that no process whose command line contains the
+// given text (default: the mm binary) still runs.
+func cmdNoChildren(ts *testscript.TestScript, neg bool, args []string) {
+	needle := mmBin
+	if len(args) > 0 {
+		needle = strings.Join(args, " ")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left := processesMatching(needle)
+		if len(left) == 0 || time.Now().After(deadline) {
+			if len(left) > 0 && !neg {
+				ts.Fatalf("processes left behind: %s", strings.Join(left, "; "))
+			}
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func processesMatching(needle string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	self := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		cmd := strings.ReplaceAll(string(b), "\x00", " ")
+		if strings.Contains(cmd, needle) && syscall.Kill(pid, 0) == nil {
+			if st, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); strings.Contains(string(st), ") Z ") {
+				out = append(out, fmt.Sprintf("%d (zombie) %s", pid, cmd))
+				continue
+			}
+			out = append(out, fmt.Sprintf("%d %s", pid, cmd))
+		}
+	}
+	return out
+}
+
+// cmdWaitFile waits up to 10 s for a file to exist.
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: waitfile path")
+	}
+	p := ts.MkAbs(args[0])
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(p); err == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	ts.Fatalf("%s did not appear", args[0])
+}

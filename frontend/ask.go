@@ -1,0 +1,96 @@
+package frontend
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/mm-agent/mm/orchestrator"
+)
+
+// AskOptions configure mm --ask.
+type AskOptions struct {
+	Session func(orchestrator.Sink) (*orchestrator.Session, error)
+	Agent   string
+	// WithContext sends Transcript along (mm --ask-with-context).
+	WithContext bool
+	Transcript  string
+	Stdout      io.Writer
+	Stderr      io.Writer
+	// Consent asks the person at a terminal; nil when nobody can be asked.
+	Consent func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer
+}
+
+// askSink streams the asked agent's answer to stdout, or holds it back, and
+// sends everything else to stderr.
+type askSink struct {
+	mu      sync.Mutex
+	agent   string
+	hold    bool
+	wrote   bool
+	ended   bool // the last text ended with a newline
+	stdout  io.Writer
+	side    *renderer
+	consent func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer
+}
+
+func (a *askSink) Emit(ev orchestrator.Event) {
+	if t, ok := ev.(orchestrator.Text); ok && t.Agent == a.agent {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if !a.hold {
+			io.WriteString(a.stdout, t.Text)
+			a.wrote = true
+			a.ended = strings.HasSuffix(t.Text, "\n")
+		}
+		return
+	}
+	a.side.Emit(ev)
+}
+
+func (a *askSink) Consent(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
+	if a.consent == nil {
+		return orchestrator.ConsentUnavailable
+	}
+	return a.consent(ctx, req)
+}
+
+// Ask runs one hand-off from the configured agent (mm --ask): the answer on
+// stdout, streamed, or held back until the postAsk hooks ran when at least
+// one is declared; "[ask: <message>]" on stderr and exit code 1 on a denial
+// or failure.
+func Ask(ctx context.Context, question string, opts AskOptions) int {
+	sink := &askSink{
+		agent:   opts.Agent,
+		stdout:  opts.Stdout,
+		side:    &renderer{out: opts.Stderr, side: opts.Stderr},
+		consent: opts.Consent,
+	}
+	s, err := opts.Session(sink)
+	if err != nil {
+		reportStartError(opts.Stderr, err)
+		return 1
+	}
+	defer s.Close()
+	sink.hold = s.HoldsAskAnswer()
+	read, err := s.Ask(ctx, opts.Agent, question, opts.WithContext, opts.Transcript)
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	if sink.wrote && !sink.ended {
+		fmt.Fprintln(opts.Stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(opts.Stderr, "[ask: %v]\n", err)
+		return 1
+	}
+	if sink.hold {
+		fmt.Fprintln(opts.Stdout, strings.TrimRight(read, "\n"))
+	} else if len(read) > 0 && !sink.wrote {
+		// Nothing streamed (an empty answer with a hook's context): say what
+		// the asking agent reads.
+		fmt.Fprintln(opts.Stdout, strings.TrimRight(read, "\n"))
+	}
+	return 0
+}

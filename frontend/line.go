@@ -1,0 +1,155 @@
+package frontend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/mm-agent/mm/orchestrator"
+)
+
+// LineOptions configure the line mode.
+type LineOptions struct {
+	Session func(orchestrator.Sink) (*orchestrator.Session, error)
+	// Banner is printed first.
+	Banner string
+	Stdin  io.ReadCloser
+	Stdout io.Writer
+	// Terminal says stdin is a terminal: lines are edited and kept in
+	// HistoryFile.
+	Terminal    bool
+	HistoryFile string
+	// DisplayHooks and DisplayCommands are the configuration's.
+	DisplayHooks, DisplayCommands bool
+}
+
+const lineHelp = `Type a question and press Enter. Commands:
+  /ask <agent> <question>             ask another agent
+  /ask-<agent> <question>             the same
+  /ask-with-context-<agent> <question> ask, sending this conversation along
+  /clear                              forget the conversation
+  /help                               this list
+  /exit                               leave (or Ctrl-D)
+Ctrl-C cancels the running turn; a second Ctrl-C leaves.`
+
+// Line runs the interactive line mode until /exit or the end of input and
+// returns the exit code.
+func Line(ctx context.Context, opts LineOptions) int {
+	var in lineReader
+	if opts.Terminal {
+		tr, err := newTerminalReader(opts.HistoryFile, opts.Stdin, opts.Stdout)
+		if err != nil {
+			fmt.Fprintf(opts.Stdout, "mm: line editing unavailable (%v); reading plain lines\n", err)
+			in = newPipeReader(opts.Stdin)
+		} else {
+			in = tr
+		}
+	} else {
+		in = newPipeReader(opts.Stdin)
+	}
+	defer in.Close()
+
+	var inputMu sync.Mutex // a consent question and the prompt never read at once
+	r := &renderer{out: opts.Stdout, side: opts.Stdout, prefix: true, alwaysGear: true,
+		displayHooks: opts.DisplayHooks, displayCommands: opts.DisplayCommands}
+	r.consent = func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
+		inputMu.Lock()
+		defer inputMu.Unlock()
+		return askConsent(in, opts.Stdout, !opts.Terminal, req)
+	}
+	s, err := opts.Session(r)
+	if err != nil {
+		reportStartError(opts.Stdout, err)
+		return 1
+	}
+	defer s.Close()
+	fmt.Fprintln(opts.Stdout, opts.Banner)
+
+	for {
+		line, err := in.ReadLine("› ")
+		switch {
+		case errors.Is(err, errInterrupt):
+			fmt.Fprintln(opts.Stdout, "(Ctrl-D or /exit leaves)")
+			continue
+		case err != nil:
+			return 0
+		}
+		line = strings.TrimSpace(line)
+		switch line {
+		case "":
+			continue
+		case "/exit", "/quit":
+			return 0
+		case "/help":
+			fmt.Fprintln(opts.Stdout, lineHelp)
+			continue
+		case "/clear":
+			s.Clear()
+			fmt.Fprintln(opts.Stdout, "(conversation cleared)")
+			continue
+		}
+		if quit := runCancellable(ctx, func(ctx context.Context) { s.Prompt(ctx, line) }); quit {
+			fmt.Fprintln(opts.Stdout)
+			return 130
+		}
+	}
+}
+
+// runCancellable runs f with a context that the first Ctrl-C cancels; a
+// second Ctrl-C during the same run asks to leave (quit is true).
+func runCancellable(ctx context.Context, f func(context.Context)) (quit bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	done := make(chan struct{})
+	go func() { f(ctx); close(done) }()
+	interrupts := 0
+	for {
+		select {
+		case <-done:
+			return false
+		case <-sig:
+			interrupts++
+			if interrupts > 1 {
+				return true
+			}
+			cancel()
+		}
+	}
+}
+
+// askConsent asks the person about one tool call.
+func askConsent(in lineReader, out io.Writer, echo bool, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
+	what := toolLine(req.Agent, req.Tool, req.Subject)
+	q := fmt.Sprintf("Allow %s? [y] yes once  [n] no  [a] always for %s  [v] never for %s › ", what, req.Tool, req.Tool)
+	for {
+		if echo {
+			fmt.Fprint(out, q)
+		}
+		line, err := in.ReadLine(q)
+		if echo {
+			fmt.Fprintln(out)
+		}
+		if err != nil {
+			return orchestrator.RejectOnce
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			return orchestrator.AllowOnce
+		case "n", "no":
+			return orchestrator.RejectOnce
+		case "a", "always":
+			return orchestrator.AllowAlways
+		case "v", "never":
+			return orchestrator.RejectAlways
+		}
+	}
+}

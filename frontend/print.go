@@ -1,0 +1,36 @@
+package frontend
+
+import (
+	"context"
+	"io"
+
+	"github.com/mm-agent/mm/orchestrator"
+)
+
+// PrintOptions configure -p.
+type PrintOptions struct {
+	Session func(orchestrator.Sink) (*orchestrator.Session, error)
+	Stdout  io.Writer
+	Stderr  io.Writer
+	// DisplayHooks and DisplayCommands are the configuration's.
+	DisplayHooks, DisplayCommands bool
+}
+
+// Print runs one turn on question: the answer streams to stdout; tool lines,
+// nested answers and hook failure reports go to stderr, so that stdout is the
+// answer alone. With displayHooks or displayCommands, the ⚙ block follows
+// the answer on stdout. Nobody can be asked for consent: calls that need it
+// are refused. It returns the process's exit code.
+func Print(ctx context.Context, question string, opts PrintOptions) int {
+	r := &renderer{out: opts.Stdout, side: opts.Stderr, displayHooks: opts.DisplayHooks, displayCommands: opts.DisplayCommands}
+	s, err := opts.Session(r)
+	if err != nil {
+		reportStartError(opts.Stderr, err)
+		return 1
+	}
+	defer s.Close()
+	if err := s.Prompt(ctx, question); err != nil {
+		return 1
+	}
+	return 0
+}

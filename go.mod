@@ -1,0 +1,19 @@
+module github.com/mm-agent/mm
+
+go 1.26.8
+
+require (
+	github.com/chzyer/readline v1.5.1 // indirect
+	github.com/coder/acp-go-sdk v0.13.0 // indirect
+	github.com/creack/pty v1.1.24 // indirect
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	github.com/spf13/cobra v1.10.2 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+	github.com/tetratelabs/wazero v1.12.0 // indirect
+	golang.org/x/sync v0.25.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/term v0.48.0 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
+)

@@ -1,0 +1,25 @@
+// Package handoff holds what an ask hand-off is made of, independently of who
+// runs it: the ask object hooks read, the conversation rendered as a
+// transcript, the message the asked agent receives and the texts the asking
+// agent reads back.
+package handoff
+
+// Routes by which a hand-off starts (the ask object's "via").
+const (
+	ViaTool    = "tool"
+	ViaCommand = "command"
+	ViaCLI     = "cli"
+)
+
+// Ask is the hand-off as hooks see it: the "ask" object of a preAsk or
+// postAsk hook's input.
+type Ask struct {
+	Agent       string `json:"agent"`
+	Config      string `json:"config"`
+	AgentModel  string `json:"agentModel,omitempty"`
+	Via         string `json:"via"`
+	WithContext bool   `json:"withContext"`
+	Depth       int    `json:"depth"`
+	Prompt      string `json:"prompt"`
+	Transcript  string `json:"transcript,omitempty"`
+}

@@ -1,0 +1,73 @@
+package handoff
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ContextHeader introduces each context a hook adds.
+const ContextHeader = "[context added by a hook]"
+
+// AppendContexts appends each non-blank context to text, each introduced by
+// the line ContextHeader after a blank line.
+func AppendContexts(text string, contexts []string) string {
+	var b strings.Builder
+	b.WriteString(text)
+	for _, c := range contexts {
+		if strings.TrimSpace(c) == "" {
+			continue
+		}
+		b.WriteString("\n\n" + ContextHeader + "\n" + c)
+	}
+	return b.String()
+}
+
+// Message is exactly what the asked agent receives: the conversation block
+// when a non-empty transcript is sent, the question, then one block per
+// context.
+func Message(question, transcript string, contexts []string) string {
+	msg := question
+	if transcript != "" {
+		msg = "[conversation so far]\n" + transcript + "\n[end of conversation]\n\n" + question
+	}
+	return AppendContexts(msg, contexts)
+}
+
+// HistoryEntry is the user-role message /ask… keeps in the asking agent's
+// history: the question as sent and the answer as read.
+func HistoryEntry(agent, question, answer string) string {
+	return fmt.Sprintf("[question for %s]\n%s\n\n[%s's answer]\n%s", agent, question, agent, answer)
+}
+
+// MaxToolOutput is the most of an answer ask_agent's output gives the model.
+const MaxToolOutput = 20000
+
+// ToolOutput is ask_agent's output for the model: the text read, cut at
+// MaxToolOutput characters with a closing note saying how much was cut.
+func ToolOutput(read string) string {
+	r := []rune(read)
+	if len(r) <= MaxToolOutput {
+		return read
+	}
+	return fmt.Sprintf("%s\n\n[answer cut: %d of %d characters shown]", string(r[:MaxToolOutput]), MaxToolOutput, len(r))
+}
+
+// DeniedText is what the model reads when a preAsk hook denies ask_agent.
+func DeniedText(reason string) string { return "[ask denied by a hook: " + reason + "]" }
+
+// FailedText is ask_agent's output when the hand-off failed.
+func FailedText(err string) string { return "[ask failed: " + err + "]" }
+
+// Summary is ask_agent's call summary.
+func Summary(agent string, chars int, replaced bool) string {
+	if replaced {
+		return fmt.Sprintf("%s answered; a hook replaced the answer (%d characters)", agent, chars)
+	}
+	return fmt.Sprintf("%s answered (%d characters)", agent, chars)
+}
+
+// ReplacedNotice tells the person a postAsk hook replaced what the asking
+// agent reads.
+func ReplacedNotice(agent string) string {
+	return "🪝 postAsk: " + agent + "'s answer was replaced by a hook — the asking agent reads the new one"
+}

@@ -1,0 +1,59 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+)
+
+// MaxStdout is the most a hook may write on stdout: one more byte is a failure.
+const MaxStdout = 1 << 20
+
+// maxStderr is how much of a failed run's stderr its failure quotes.
+const maxStderr = 300
+
+// WasmRunner runs a wasm hook: the module of e with input on its stdin and
+// MM_HOOK_EVENT=ev as its only environment, its folders mounted from cwd. It
+// returns stdout (at most MaxStdout bytes) or a failure whose Error() is the
+// reference's text ("exit code 2: …", "x.wasm cannot be loaded: …", "stdout
+// larger than 1048576 bytes"). ctx carries the run's timeout and the turn's
+// cancellation; the engine words those failures itself.
+type WasmRunner interface {
+	RunHook(ctx context.Context, e *Entry, ev Event, cwd string, input []byte) ([]byte, error)
+}
+
+// exec runs one entry on input and returns its stdout, or the failure text.
+// base is the chain's context: cancelling it is "cancelled", the entry's
+// timeout running out is "timed out after …".
+func (e *Engine) exec(base context.Context, ev Event, en *Entry, input []byte) ([]byte, string) {
+	timeout := en.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(base, timeout)
+	defer cancel()
+
+	var out []byte
+	var err error
+	switch {
+	case en.Wasm != "" && e.opts.Wasm == nil:
+		return nil, fmt.Sprintf("%s cannot be loaded: this mm runs no wasm hooks", filepath.Base(en.Wasm))
+	case en.Wasm != "":
+		out, err = e.opts.Wasm.RunHook(ctx, en, ev, e.opts.Cwd, input)
+		if err == nil && len(out) > MaxStdout {
+			err = errStdoutTooLarge
+		}
+	default:
+		out, err = e.runCommand(ctx, ev, en, input)
+	}
+	if err == nil {
+		return out, ""
+	}
+	switch {
+	case base.Err() != nil:
+		return nil, "cancelled"
+	case ctx.Err() != nil:
+		return nil, "timed out after " + timeout.String()
+	}
+	return nil, err.Error()
+}

@@ -1,0 +1,133 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// pipeGrace is how long a run waits, once its command has exited or been
+// killed, for whatever else holds its stdout or stderr (a background child
+// it left behind) before closing the pipes and killing its process group.
+const pipeGrace = 500 * time.Millisecond
+
+var errStdoutTooLarge = fmt.Errorf("stdout larger than %d bytes", MaxStdout)
+
+// runCommand runs a command hook: sh -c in the session's directory, in a
+// process group of its own so that a timeout or a cancellation kills
+// everything it started. It returns stdout, or an error whose text is the
+// failure (ctx's errors are worded by the caller).
+func (e *Engine) runCommand(ctx context.Context, ev Event, en *Entry, input []byte) ([]byte, error) {
+	// Overflowing stdout stops the run at once rather than reading on.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+
+	env := e.opts.Environ
+	if env == nil {
+		env = os.Environ()
+	}
+	// The full slice expression makes append copy: chains share Environ.
+	env = append(env[:len(env):len(env)], "MM_HOOK_EVENT="+string(ev), "MM_CONFIG_DIR="+en.ConfigDir)
+
+	stdout := &cappedBuffer{max: MaxStdout, overflow: stop}
+	stderr := &prefixBuffer{max: maxStderr}
+	cmd := exec.CommandContext(ctx, "sh", "-c", en.Command)
+	cmd.Dir = e.opts.Cwd
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(input)
+	cmd.Stdout = stdout
+	cmd.Stderr = stderr
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	cmd.WaitDelay = pipeGrace
+
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("cannot start sh -c: %v", err)
+	}
+	err := cmd.Wait()
+	if err != nil {
+		// Whatever the command left running holds nothing we still need.
+		_ = killProcessGroup(cmd)
+	}
+	var ee *exec.ExitError
+	switch {
+	case stdout.over:
+		return nil, errStdoutTooLarge
+	case err == nil, errors.Is(err, exec.ErrWaitDelay):
+		// ErrWaitDelay: the command succeeded, a child it left kept the
+		// pipes open; what it wrote before exiting is its reply.
+		return stdout.buf, nil
+	case errors.As(err, &ee):
+		msg := fmt.Sprintf("exit status %d", exitStatus(ee))
+		if s := stderr.text(); s != "" {
+			msg += ": " + s
+		}
+		return nil, errors.New(msg)
+	}
+	return nil, err
+}
+
+// cappedBuffer keeps a command's stdout up to max bytes; one more byte
+// marks it over and calls overflow, and the copy stops.
+type cappedBuffer struct {
+	buf      []byte
+	max      int
+	over     bool
+	overflow func()
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if len(c.buf)+len(p) > c.max {
+		c.over = true
+		c.overflow()
+		return 0, errStdoutTooLarge
+	}
+	c.buf = append(c.buf, p...)
+	return len(p), nil
+}
+
+// prefixBuffer keeps the first max bytes written to it and drops the rest,
+// so that a chatty stderr never blocks the command.
+type prefixBuffer struct {
+	buf []byte
+	max int
+	cut bool
+}
+
+func (p *prefixBuffer) Write(b []byte) (int, error) {
+	if room := p.max - len(p.buf); room > 0 {
+		if len(b) > room {
+			p.buf = append(p.buf, b[:room]...)
+			p.cut = true
+		} else {
+			p.buf = append(p.buf, b...)
+		}
+	} else if len(b) > 0 {
+		p.cut = true
+	}
+	return len(b), nil
+}
+
+// text is the kept stderr for a failure line: never a character cut in
+// half, no trailing blank space.
+func (p *prefixBuffer) text() string {
+	b := p.buf
+	if p.cut {
+		for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+			if utf8.RuneStart(b[i]) {
+				if !utf8.FullRune(b[i:]) {
+					b = b[:i]
+				}
+				break
+			}
+		}
+	}
+	return strings.TrimRightFunc(string(b), unicode.IsSpace)
+}

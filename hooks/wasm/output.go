@@ -1,0 +1,34 @@
+package wasm
+
+// stdoutBuffer collects a run's stdout up to MaxStdout bytes. The write that
+// would pass the limit is refused and stops the run, so that a module
+// writing without end costs neither memory nor time.
+type stdoutBuffer struct {
+	buf  []byte
+	over bool
+	stop func()
+}
+
+func (w *stdoutBuffer) Write(p []byte) (int, error) {
+	if w.over || len(w.buf)+len(p) > MaxStdout {
+		if !w.over {
+			w.over = true
+			w.stop()
+		}
+		return 0, ErrStdoutTooLarge
+	}
+	w.buf = append(w.buf, p...)
+	return len(p), nil
+}
+
+// stderrHead keeps the part of stderr a failure quotes and drops the rest.
+type stderrHead struct {
+	buf []byte
+}
+
+func (w *stderrHead) Write(p []byte) (int, error) {
+	if room := stderrQuoted - len(w.buf); room > 0 {
+		w.buf = append(w.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}

@@ -1,0 +1,338 @@
+package wasm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+)
+
+// DefaultMemoryLimit caps a module's linear memory when Options gives none.
+const DefaultMemoryLimit = 256 << 20
+
+const pageSize = 64 << 10
+
+// Options configures a Runtime. The zero value is the default.
+type Options struct {
+	// CacheDir keeps compiled modules between processes; "" is
+	// DefaultCacheDir. A folder that cannot be used is no error: modules
+	// are then compiled in memory, by each process.
+	CacheDir string
+	// MemoryLimit caps a module's linear memory, in bytes (rounded down to
+	// 64 KiB pages); 0 is DefaultMemoryLimit.
+	MemoryLimit int64
+}
+
+// Runtime runs WASI preview 1 command modules in a sandbox. Each module is
+// compiled once, on its first run, and each run gets a fresh instance: no
+// state is carried from one run to the next. A Runtime is safe for
+// concurrent use; New does no work, so an mm that runs no module pays
+// nothing.
+type Runtime struct {
+	opts Options
+	// ctx ends when the Runtime is closed; compilations run under it rather
+	// than under the run that asked first, so that one impatient run does
+	// not fail the others waiting for the same module.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	cacheOnce sync.Once
+	cacheRoot string // "" when no disk cache can be used
+	pruneOnce sync.Once
+
+	mu      sync.Mutex
+	modules map[string]*module // by path
+	closed  bool
+	bg      sync.WaitGroup // compilations and pruning under way
+}
+
+// module is one module file compiled. Each has its own wazero runtime, so
+// that its compiled code lives in a cache folder of its own that can be
+// aged out on its own.
+type module struct {
+	path  string
+	size  int64
+	mtime time.Time
+	ready chan struct{} // closed once rt, cache, code and err are set
+
+	rt    wazero.Runtime
+	cache wazero.CompilationCache // nil when compiled in memory
+	code  wazero.CompiledModule
+	err   error
+
+	// Guarded by Runtime.mu.
+	done    bool // ready is closed
+	refs    int  // runs using the module
+	retired bool // replaced, or the Runtime is closing: shut at refs 0
+
+	shutOnce sync.Once
+}
+
+// New returns a Runtime. Nothing is compiled or read until the first Run.
+func New(opts Options) *Runtime {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Runtime{opts: opts, ctx: ctx, cancel: cancel, modules: map[string]*module{}}
+}
+
+func (r *Runtime) memoryPages() uint32 {
+	limit := r.opts.MemoryLimit
+	if limit <= 0 {
+		limit = DefaultMemoryLimit
+	}
+	return uint32(min(max(limit/pageSize, 1), 65536))
+}
+
+// cacheDir resolves and prepares the disk cache once; "" means none.
+func (r *Runtime) cacheDir() string {
+	r.cacheOnce.Do(func() {
+		dir := r.opts.CacheDir
+		if dir == "" {
+			var err error
+			if dir, err = DefaultCacheDir(); err != nil {
+				return
+			}
+		}
+		if abs, err := filepath.Abs(dir); err == nil && prepareCacheDir(abs) == nil {
+			r.cacheRoot = abs
+		}
+	})
+	return r.cacheRoot
+}
+
+// acquire returns the module at path compiled, waiting for its compilation
+// if it is under way. A module file that changed since it was compiled is
+// compiled again. The caller must release the module.
+func (r *Runtime) acquire(ctx context.Context, path string) (*module, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, &LoadError{File: filepath.Base(path), Reason: reason(err)}
+	}
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil, errClosed
+	}
+	var old *module
+	m := r.modules[path]
+	if m != nil && (m.size != st.Size() || !m.mtime.Equal(st.ModTime())) {
+		delete(r.modules, path)
+		if r.retireLocked(m) {
+			old = m
+		}
+		m = nil
+	}
+	if m == nil {
+		m = &module{path: path, size: st.Size(), mtime: st.ModTime(), ready: make(chan struct{})}
+		r.modules[path] = m
+		r.bg.Add(1)
+		go r.compile(m)
+	}
+	m.refs++
+	r.mu.Unlock()
+	if old != nil {
+		old.shut()
+	}
+
+	select {
+	case <-m.ready:
+	case <-ctx.Done():
+		r.release(m)
+		return nil, ctx.Err()
+	}
+	if m.err != nil {
+		r.release(m)
+		return nil, m.err
+	}
+	return m, nil
+}
+
+func (r *Runtime) release(m *module) {
+	r.mu.Lock()
+	m.refs--
+	shut := m.retired && m.refs == 0 && m.done
+	r.mu.Unlock()
+	if shut {
+		m.shut()
+	}
+}
+
+// retireLocked marks m to be shut once no run uses it, and reports whether
+// that is now.
+func (r *Runtime) retireLocked(m *module) bool {
+	m.retired = true
+	return m.refs == 0 && m.done
+}
+
+// shut releases m's wazero runtime and cache.
+func (m *module) shut() {
+	m.shutOnce.Do(func() {
+		ctx := context.Background()
+		if m.rt != nil {
+			m.rt.Close(ctx)
+		}
+		if m.cache != nil {
+			m.cache.Close(ctx)
+		}
+	})
+}
+
+// compile reads and compiles m, with the disk cache when there is one, else
+// (or when the cache fails) in memory.
+func (r *Runtime) compile(m *module) {
+	defer r.bg.Done()
+	defer func() {
+		r.mu.Lock()
+		m.done = true
+		close(m.ready)
+		shut := m.retired && m.refs == 0
+		r.mu.Unlock()
+		if shut {
+			m.shut()
+		}
+	}()
+	file := filepath.Base(m.path)
+	bin, err := os.ReadFile(m.path)
+	if err != nil {
+		m.err = &LoadError{File: file, Reason: reason(err)}
+		return
+	}
+	// At least two workers: wazero's single-worker compiler does not stop
+	// when its context ends, and Close would wait for it.
+	ctx := experimental.WithCompilationWorkers(r.ctx, max(2, goruntime.GOMAXPROCS(0)))
+	cfg := wazero.NewRuntimeConfig().
+		WithCloseOnContextDone(true).
+		WithMemoryLimitPages(r.memoryPages())
+
+	if root := r.cacheDir(); root != "" {
+		if dir, err := moduleCacheDir(root, bin); err == nil {
+			if cache, err := wazero.NewCompilationCacheWithDir(dir); err == nil {
+				m.rt, m.code, err = compileOn(ctx, cfg.WithCompilationCache(cache), bin)
+				if err == nil {
+					m.cache = cache
+					r.startPrune(root)
+					m.err = check(file, m.code)
+					return
+				}
+				cache.Close(ctx)
+				// A broken entry fails every process: start the folder afresh
+				// if the module compiles without it.
+				defer func() {
+					if m.err == nil {
+						os.RemoveAll(dir)
+					}
+				}()
+			}
+		}
+	}
+	m.rt, m.code, err = compileOn(ctx, cfg, bin)
+	if err != nil {
+		m.err = &LoadError{File: file, Reason: reason(err)}
+		if r.ctx.Err() != nil {
+			m.err = errClosed
+		}
+		return
+	}
+	m.err = check(file, m.code)
+}
+
+// compileOn makes a wazero runtime with WASI and compiles bin on it.
+func compileOn(ctx context.Context, cfg wazero.RuntimeConfig, bin []byte) (wazero.Runtime, wazero.CompiledModule, error) {
+	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+		rt.Close(ctx)
+		return nil, nil, err
+	}
+	code, err := rt.CompileModule(ctx, bin)
+	if err != nil {
+		rt.Close(ctx)
+		return nil, nil, err
+	}
+	return rt, code, nil
+}
+
+// check refuses a module mm cannot run as a command: one without _start
+// (a library, or a WASI reactor) or one importing something other than WASI
+// preview 1 (a browser module, a WASI preview 2 component).
+func check(file string, code wazero.CompiledModule) error {
+	if _, ok := code.ExportedFunctions()["_start"]; !ok {
+		return &LoadError{File: file, Reason: "it has no _start function: build it as a WASI preview 1 command (GOOS=wasip1 GOARCH=wasm go build)"}
+	}
+	var foreign []string
+	for _, f := range code.ImportedFunctions() {
+		if mod, name, _ := f.Import(); mod != wasi_snapshot_preview1.ModuleName {
+			foreign = append(foreign, mod+"."+name)
+		}
+	}
+	if len(foreign) > 0 {
+		sort.Strings(foreign)
+		return &LoadError{File: file, Reason: fmt.Sprintf("it imports %s, which mm does not provide (only %s)", strings.Join(foreign, ", "), wasi_snapshot_preview1.ModuleName)}
+	}
+	return nil
+}
+
+// reason is an error's text for a LoadError: wazero's and the os package's
+// without the "module[...]" and "open <path>" decorations.
+func reason(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// startPrune prunes the cache once per Runtime, in the background, after a
+// module was compiled: never on the path of a run.
+func (r *Runtime) startPrune(root string) {
+	r.pruneOnce.Do(func() {
+		r.bg.Add(1)
+		go func() {
+			defer r.bg.Done()
+			prune(root, time.Now())
+		}()
+	})
+}
+
+// Close stops the compilations under way and waits for them (or for ctx),
+// and releases the compiled modules. Runs still going finish first, bounded
+// by their own context; runs started after Close fail.
+func (r *Runtime) Close(ctx context.Context) error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	var idle []*module
+	for path, m := range r.modules {
+		delete(r.modules, path)
+		if r.retireLocked(m) {
+			idle = append(idle, m)
+		}
+	}
+	r.mu.Unlock()
+	r.cancel()
+	for _, m := range idle {
+		m.shut()
+	}
+	done := make(chan struct{})
+	go func() {
+		r.bg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

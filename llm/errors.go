@@ -1,0 +1,137 @@
+package llm
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// errorMessage finds the message in an error body: OpenAI's
+// {"error":{"message":…}}, Ollama's {"error":"…"}, {"message":…},
+// {"detail":…}, or plain text. The result is one line, cut when long.
+func errorMessage(body []byte, status int) string {
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  json.RawMessage `json:"detail"`
+	}
+	msg := ""
+	if json.Unmarshal(body, &v) == nil {
+		switch {
+		case len(v.Error) > 0:
+			msg = messageOf(v.Error)
+		case v.Message != "":
+			msg = v.Message
+		case len(v.Detail) > 0:
+			msg = messageOf(v.Detail)
+		}
+	}
+	if msg == "" {
+		msg = string(body)
+	}
+	msg = oneLine(msg, 300)
+	if msg == "" {
+		msg = http.StatusText(status)
+	}
+	return msg
+}
+
+// messageOf reads an error value that is either a string or an object with a
+// message.
+func messageOf(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var o struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(raw, &o) == nil && o.Message != "" {
+		return o.Message
+	}
+	return string(raw)
+}
+
+// oneLine folds whitespace runs into single spaces and cuts s at max runes.
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max]) + "…"
+	}
+	return s
+}
+
+// unreachableError is a server that could not be connected to.
+type unreachableError struct {
+	msg string
+	err error
+}
+
+func (e *unreachableError) Error() string { return e.msg }
+func (e *unreachableError) Unwrap() error { return e.err }
+
+// transportError turns a failed request into one line: which provider, which
+// URL, and how to start the server when it could not be reached.
+func transportError(provider, baseURL string, err error) error {
+	var dnsErr *net.DNSError
+	var opErr *net.OpError
+	cause := ""
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+	case errors.As(err, &dnsErr):
+		cause = " (no such host)"
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		if opErr.Timeout() {
+			cause = " (timed out)"
+		} else {
+			cause = " (" + opErr.Err.Error() + ")"
+		}
+	default:
+		return fmt.Errorf("%s: POST %s/chat/completions: %w", provider, baseURL, err)
+	}
+	return &unreachableError{
+		msg: fmt.Sprintf("cannot reach %s at %s%s: %s", provider, baseURL, cause, startHint(provider, baseURL)),
+		err: err,
+	}
+}
+
+// startHint says how to start a provider's server.
+func startHint(provider, baseURL string) string {
+	switch provider {
+	case "llmman":
+		return "is it running? start it with: llmman serve"
+	case "ollama":
+		return "is it running? start it with: ollama serve"
+	case "llamacpp":
+		port := "8080"
+		if p := portOf(baseURL); p != "" {
+			port = p
+		}
+		return "is it running? start it with: llama-server -m <model.gguf> --port " + port
+	case "lmstudio":
+		return "is it running? start the LM Studio server (in the app, or: lms server start)"
+	case "openai":
+		return "check the network connection"
+	}
+	return "is it running? (providers." + provider + ".baseURL in the config says where it should be)"
+}
+
+// portOf returns the port of a URL, or "" when it has none.
+func portOf(rawURL string) string {
+	i := strings.Index(rawURL, "://")
+	if i < 0 {
+		return ""
+	}
+	host, _, _ := strings.Cut(rawURL[i+3:], "/")
+	if j := strings.LastIndex(host, ":"); j >= 0 && !strings.HasSuffix(host, "]") {
+		if _, err := strconv.Atoi(host[j+1:]); err == nil {
+			return host[j+1:]
+		}
+	}
+	return ""
+}

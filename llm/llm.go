@@ -1,0 +1,69 @@
+// Package llm talks to models: an OpenAI-compatible streaming client for local
+// servers (llmman, Ollama, llama.cpp, LM Studio) and OpenAI, plus two built-in
+// models that need no server: echo and script.
+//
+// A Model knows nothing of hooks, tools or turns: it takes a conversation and
+// the tools on offer, streams text as it arrives and returns the complete reply.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Roles of a Message.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+)
+
+// Message is one entry of a conversation.
+type Message struct {
+	Role    string
+	Content string
+	// ToolCalls are the calls an assistant message made.
+	ToolCalls []ToolCall
+	// ToolCallID and Name identify the call a tool message answers.
+	ToolCallID string
+	Name       string
+}
+
+// ToolCall is one call to a tool, as the model wrote it.
+type ToolCall struct {
+	ID   string
+	Name string
+	// Arguments is the JSON text of the arguments, as the model sent it
+	// (possibly invalid JSON: the caller decides what to do with that).
+	Arguments string
+}
+
+// ToolSpec describes a tool offered to the model.
+type ToolSpec struct {
+	Name        string
+	Description string
+	// Parameters is the JSON schema of the tool's input.
+	Parameters json.RawMessage
+}
+
+// Request is one call to a model.
+type Request struct {
+	Messages []Message
+	Tools    []ToolSpec
+}
+
+// Reply is what the model answered to one Request.
+type Reply struct {
+	Content   string
+	ToolCalls []ToolCall
+	// FinishReason is the server's, normalised: "stop", "tool_calls", "length"
+	// or what the server said.
+	FinishReason string
+}
+
+// Model is a chat model. Stream calls onText with each piece of text as it
+// arrives (onText may be nil) and returns the whole reply once the model is done.
+type Model interface {
+	Stream(ctx context.Context, req Request, onText func(string)) (Reply, error)
+}

@@ -1,0 +1,179 @@
+package llm
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Provider says where an OpenAI-compatible server listens. It is the
+// configuration's providers: entry.
+type Provider struct {
+	// BaseURL is the API root, up to and including /v1:
+	// {BaseURL}/chat/completions is what gets called.
+	BaseURL string
+	// APIKeyEnv names the environment variable holding the API key, sent as
+	// a bearer token. Empty: no key is sent.
+	APIKeyEnv string
+}
+
+// Options are what New needs besides the model reference.
+type Options struct {
+	// Providers adds providers or overrides built-in ones (the config's
+	// providers: map). An entry for a built-in provider replaces only the
+	// fields it sets.
+	Providers map[string]Provider
+	// ConfigDir is the folder script/<file> paths are relative to.
+	// Empty: the working directory.
+	ConfigDir string
+	// Getenv reads API keys. Nil: os.Getenv.
+	Getenv func(string) string
+	// HTTPClient talks to servers. Nil: a client with a dial timeout but no
+	// overall timeout, since a reply may stream for minutes.
+	HTTPClient *http.Client
+}
+
+// New returns the model named by ref, "<provider>/<model>": the provider is
+// the text before the first slash, the model the rest (which may hold more
+// slashes). For HTTP providers New does no I/O: an unreachable server is
+// reported by the first Stream. A script/<file> model reads and checks its
+// file here, so that a bad script fails at start.
+func New(ref string, opts Options) (Model, error) {
+	provider, name, ok := strings.Cut(ref, "/")
+	if !ok || provider == "" || name == "" {
+		return nil, fmt.Errorf("model %q: want <provider>/<model>, e.g. ollama/qwen3:8b", ref)
+	}
+	if err := checkProviders(opts.Providers); err != nil {
+		return nil, err
+	}
+	switch provider {
+	case "echo":
+		return echoModel{}, nil
+	case "script":
+		path := name
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(opts.ConfigDir, path)
+		}
+		return loadScript(path)
+	}
+	p, ok := builtinProvider(provider)
+	if o, found := opts.Providers[provider]; found {
+		p, ok = mergeProvider(p, o), true
+	}
+	if !ok {
+		return nil, fmt.Errorf("model %q: unknown provider %q (known: %s)",
+			ref, provider, strings.Join(knownProviders(opts.Providers), ", "))
+	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	client := opts.HTTPClient
+	if client == nil {
+		client = defaultHTTPClient()
+	}
+	return &openAIModel{
+		provider:  provider,
+		model:     name,
+		baseURL:   strings.TrimRight(p.BaseURL, "/"),
+		apiKeyEnv: p.APIKeyEnv,
+		getenv:    getenv,
+		client:    client,
+	}, nil
+}
+
+// builtinProvider returns a built-in OpenAI-compatible provider (design §6).
+func builtinProvider(name string) (Provider, bool) {
+	switch name {
+	case "llmman":
+		return Provider{BaseURL: "http://localhost:17434/v1"}, true
+	case "ollama":
+		return Provider{BaseURL: "http://localhost:11434/v1"}, true
+	case "llamacpp":
+		return Provider{BaseURL: "http://localhost:8080/v1"}, true
+	case "lmstudio":
+		return Provider{BaseURL: "http://localhost:1234/v1"}, true
+	case "openai":
+		return Provider{BaseURL: "https://api.openai.com/v1", APIKeyEnv: "OPENAI_API_KEY"}, true
+	}
+	return Provider{}, false
+}
+
+// builtinNames lists every built-in provider, the two server-less ones included.
+func builtinNames() []string {
+	return []string{"echo", "llamacpp", "llmman", "lmstudio", "ollama", "openai", "script"}
+}
+
+// knownProviders lists the built-in and configured providers, sorted.
+func knownProviders(extra map[string]Provider) []string {
+	names := builtinNames()
+	for name := range extra {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// mergeProvider lays the fields o sets over base.
+func mergeProvider(base, o Provider) Provider {
+	if o.BaseURL != "" {
+		base.BaseURL = o.BaseURL
+	}
+	if o.APIKeyEnv != "" {
+		base.APIKeyEnv = o.APIKeyEnv
+	}
+	return base
+}
+
+// checkProviders validates the configured providers, in name order so that
+// the error reported is always the same one.
+func checkProviders(ps map[string]Provider) error {
+	names := make([]string, 0, len(ps))
+	for name := range ps {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		p := ps[name]
+		if name == "echo" || name == "script" {
+			return fmt.Errorf("providers: %q is built into mm and takes no baseURL or apiKeyEnv; remove its entry", name)
+		}
+		if strings.Contains(name, "/") || name == "" {
+			return fmt.Errorf("providers: %q is not a provider name: it must be non-empty and hold no slash", name)
+		}
+		_, builtin := builtinProvider(name)
+		if p.BaseURL == "" {
+			if builtin {
+				continue
+			}
+			return fmt.Errorf("providers.%s: baseURL is empty; set it, e.g. http://localhost:8080/v1", name)
+		}
+		u, err := url.Parse(p.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("providers.%s: baseURL %q: want an http:// or https:// URL, e.g. http://localhost:8080/v1", name, p.BaseURL)
+		}
+	}
+	return nil
+}
+
+// defaultHTTPClient bounds connecting, not replying: local models can take
+// minutes to load and to answer.
+func defaultHTTPClient() *http.Client {
+	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	return &http.Client{Transport: &http.Transport{
+		Proxy:               http.ProxyFromEnvironment,
+		DialContext:         dialer.DialContext,
+		TLSHandshakeTimeout: 10 * time.Second,
+		MaxIdleConnsPerHost: 4,
+		IdleConnTimeout:     90 * time.Second,
+		ForceAttemptHTTP2:   true,
+	}}
+}

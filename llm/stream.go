@@ -1,0 +1,329 @@
+package llm
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync/atomic"
+)
+
+// maxLine bounds one line of a stream: a whole tool call's arguments can
+// arrive in a single chunk, so lines of several megabytes are normal.
+const maxLine = 64 << 20
+
+// accumulator builds a Reply from the chunks of a chat completion stream,
+// coping with what local servers really send: arguments split over many
+// chunks or whole in one, calls with no id or no index, several calls in
+// one reply.
+type accumulator struct {
+	provider string
+	// ids numbers the ids made up for calls sent without one.
+	ids *atomic.Int64
+
+	content strings.Builder
+	calls   []ToolCall
+	// byIndex maps a server's tool-call index to its place in calls.
+	byIndex map[int]int
+	finish  string
+	// done: the server said [DONE].
+	done bool
+	// events counts the data lines seen, to tell "no stream at all" from
+	// "a stream cut short".
+	events int
+}
+
+// The parts of a streamed chunk (or a whole completion) that matter.
+type (
+	wireChunk struct {
+		Choices []wireChoice    `json:"choices"`
+		Error   json.RawMessage `json:"error"`
+	}
+	wireChoice struct {
+		Index        int        `json:"index"`
+		Delta        *wireDelta `json:"delta"`
+		Message      *wireDelta `json:"message"`
+		FinishReason *string    `json:"finish_reason"`
+	}
+	wireDelta struct {
+		// Content is null in some chunks; reasoning_content and reasoning
+		// are not decoded, so thinking is never shown as the answer.
+		Content      *string         `json:"content"`
+		ToolCalls    []wireCallDelta `json:"tool_calls"`
+		FunctionCall *wireFuncDelta  `json:"function_call"`
+	}
+	wireCallDelta struct {
+		Index    *int          `json:"index"`
+		ID       string        `json:"id"`
+		Function wireFuncDelta `json:"function"`
+	}
+	wireFuncDelta struct {
+		Name string `json:"name"`
+		// Arguments is a JSON string, or (from a few servers) an object.
+		Arguments json.RawMessage `json:"arguments"`
+	}
+)
+
+// readStream reads server-sent events until [DONE] or the end of the body.
+// The reply is complete once the server gave a finish_reason or [DONE];
+// a body that ends before either is an error, whatever text arrived, since
+// a half-written answer or tool call must not pass for a whole one.
+func (a *accumulator) readStream(body io.Reader, onText func(string)) error {
+	r := bufio.NewReaderSize(body, 64<<10)
+	event := ""
+	for {
+		line, readErr := readLine(r)
+		if readErr != nil && !errors.Is(readErr, io.EOF) {
+			if errors.Is(readErr, errLineTooLong) {
+				return fmt.Errorf("%s: %w", a.provider, readErr)
+			}
+			if a.finish != "" {
+				return nil
+			}
+			return fmt.Errorf("%s stream ended before the reply was complete: %v", a.provider, readErr)
+		}
+		if len(line) > 0 {
+			stop, err := a.line(line, &event, onText)
+			if err != nil || stop {
+				return err
+			}
+		} else if readErr == nil {
+			event = "" // a blank line ends an event
+		}
+		if readErr != nil { // io.EOF
+			break
+		}
+	}
+	if a.finish != "" || a.done {
+		return nil
+	}
+	if a.events == 0 {
+		return fmt.Errorf("%s: the server sent no chat completion stream (is baseURL the API root, ending in /v1?)", a.provider)
+	}
+	return fmt.Errorf("%s stream ended before the reply was complete", a.provider)
+}
+
+// line handles one line of the stream; stop says the stream is over.
+func (a *accumulator) line(line []byte, event *string, onText func(string)) (stop bool, err error) {
+	if line[0] == ':' { // a comment, often a keep-alive
+		return false, nil
+	}
+	if line[0] == '{' { // a bare JSON line: lenient towards NDJSON-ish servers
+		return false, a.data(line, onText)
+	}
+	field, value, _ := bytes.Cut(line, []byte(":"))
+	value = bytes.TrimPrefix(value, []byte(" "))
+	switch string(field) {
+	case "event":
+		*event = string(value)
+	case "data":
+		if string(bytes.TrimSpace(value)) == "[DONE]" {
+			a.done = true
+			return true, nil
+		}
+		if *event == "error" {
+			return true, a.streamError(value)
+		}
+		return false, a.data(value, onText)
+	case "error": // older llama.cpp servers: "error: {...}"
+		return true, a.streamError(value)
+	}
+	return false, nil
+}
+
+// data handles the JSON of one data line.
+func (a *accumulator) data(value []byte, onText func(string)) error {
+	a.events++
+	var c wireChunk
+	if err := json.Unmarshal(value, &c); err != nil {
+		return fmt.Errorf("%s: bad data in the stream (%v): %s", a.provider, err, oneLine(string(value), 80))
+	}
+	if len(c.Error) > 0 && string(c.Error) != "null" {
+		return a.streamError(c.Error)
+	}
+	for _, ch := range c.Choices {
+		if ch.Index != 0 {
+			continue // only the first choice is asked for
+		}
+		d := ch.Delta
+		if d == nil {
+			d = ch.Message
+		}
+		if d != nil {
+			a.delta(d, onText)
+		}
+		if ch.FinishReason != nil && *ch.FinishReason != "" {
+			a.finish = *ch.FinishReason
+		}
+	}
+	return nil
+}
+
+// streamError is an error the server reported inside the stream.
+func (a *accumulator) streamError(raw []byte) error {
+	var wrapped struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(raw, &wrapped) == nil && len(wrapped.Error) > 0 {
+		raw = wrapped.Error
+	}
+	msg := oneLine(messageOf(raw), 300)
+	if msg == "" {
+		msg = "unknown error"
+	}
+	return fmt.Errorf("%s: error in the stream: %s", a.provider, msg)
+}
+
+// delta adds one delta (or whole message) to the reply.
+func (a *accumulator) delta(d *wireDelta, onText func(string)) {
+	if d.Content != nil && *d.Content != "" {
+		a.content.WriteString(*d.Content)
+		if onText != nil {
+			onText(*d.Content)
+		}
+	}
+	for _, cd := range d.ToolCalls {
+		a.callDelta(cd)
+	}
+	if fc := d.FunctionCall; fc != nil { // the pre-tools form: one call
+		zero := 0
+		a.callDelta(wireCallDelta{Index: &zero, Function: *fc})
+	}
+}
+
+// callDelta adds a piece of a tool call. With an index, the index says
+// which call it continues. Without one (Ollama, at times), a piece naming a
+// tool or bearing a new id starts a call and any other piece continues the
+// last one.
+func (a *accumulator) callDelta(cd wireCallDelta) {
+	if a.byIndex == nil {
+		a.byIndex = map[int]int{}
+	}
+	pos := -1
+	switch {
+	case cd.Index != nil:
+		// A known index with a different id is a new call: some Ollama
+		// versions number the calls of each chunk from 0.
+		if p, ok := a.byIndex[*cd.Index]; ok && (cd.ID == "" || a.calls[p].ID == "" || a.calls[p].ID == cd.ID) {
+			pos = p
+		}
+	case cd.ID != "":
+		for i, c := range a.calls {
+			if c.ID == cd.ID {
+				pos = i
+			}
+		}
+	case cd.Function.Name == "" && len(a.calls) > 0:
+		pos = len(a.calls) - 1
+	}
+	if pos < 0 {
+		pos = len(a.calls)
+		a.calls = append(a.calls, ToolCall{})
+		if cd.Index != nil {
+			a.byIndex[*cd.Index] = pos
+		}
+	}
+	c := &a.calls[pos]
+	if c.ID == "" {
+		c.ID = cd.ID
+	}
+	switch name := cd.Function.Name; {
+	case name == "" || name == c.Name:
+		// Some servers repeat the name in every piece.
+	case c.Name == "":
+		c.Name = name
+	default:
+		c.Name += name
+	}
+	c.Arguments += argumentsText(cd.Function.Arguments)
+}
+
+// argumentsText reads arguments sent as a JSON string, or as an object.
+func argumentsText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+// readWhole reads a complete, non-streamed chat completion.
+func (a *accumulator) readWhole(body io.Reader, onText func(string)) error {
+	b, err := io.ReadAll(io.LimitReader(body, maxLine))
+	if err != nil {
+		return fmt.Errorf("%s: read the reply: %w", a.provider, err)
+	}
+	if err := a.data(b, onText); err != nil {
+		return err
+	}
+	if a.finish == "" {
+		a.done = true
+	}
+	return nil
+}
+
+// reply returns the reply built so far, with ids made up where missing and
+// the finish reason normalised.
+func (a *accumulator) reply() Reply {
+	r := Reply{Content: a.content.String(), ToolCalls: a.calls}
+	for i := range r.ToolCalls {
+		if r.ToolCalls[i].ID == "" {
+			r.ToolCalls[i].ID = "call_" + strconv.FormatInt(a.ids.Add(1), 10)
+		}
+	}
+	r.FinishReason = normalFinish(a.finish, len(r.ToolCalls) > 0)
+	return r
+}
+
+// normalFinish maps the finish reasons servers use onto "stop",
+// "tool_calls" and "length". A reply with calls finishes with "tool_calls"
+// whatever the server said, since some say "stop" then.
+func normalFinish(reason string, hasCalls bool) string {
+	switch reason {
+	case "", "stop", "eos", "end_turn", "stop_sequence":
+		reason = "stop"
+	case "tool_calls", "function_call", "tool_use":
+		reason = "tool_calls"
+	case "length", "max_tokens":
+		reason = "length"
+	}
+	if hasCalls && reason == "stop" {
+		reason = "tool_calls"
+	}
+	return reason
+}
+
+// errLineTooLong is a line over maxLine bytes.
+var errLineTooLong = errors.New("a line of the stream is too long")
+
+// readLine returns the next line without its "\n" or "\r\n". At the end of
+// the input it returns the last, unterminated line (possibly empty) with
+// io.EOF.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var long []byte
+	for {
+		part, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long, part...)
+			if len(long) > maxLine {
+				return nil, errLineTooLong
+			}
+			continue
+		}
+		line := part
+		if long != nil {
+			line = append(long, part...)
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		return line, err
+	}
+}

@@ -1,0 +1,45 @@
+package mmconfigs
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Banner is the start-up line of the line mode, the window and mm check:
+// "mm v<version> | config: <path> | model: <ref> | agents: <names> | yolo:
+// on|off | hooks: …". Parts with nothing to say are left out; extra parts
+// (such as the MCP servers of a running session) go before the hooks part.
+func (c *Config) Banner(version, cwd string, extra ...string) string {
+	parts := []string{"mm v" + version}
+	if c.Path != "" {
+		parts = append(parts, "config: "+DisplayPath(c.Abs, cwd))
+	}
+	if c.Model != "" {
+		parts = append(parts, "model: "+c.Model)
+	}
+	if len(c.Agents) > 0 {
+		parts = append(parts, "agents: "+strings.Join(c.AgentNames(), ", "))
+	}
+	if c.Yolo {
+		parts = append(parts, "yolo: on")
+	} else {
+		parts = append(parts, "yolo: off")
+	}
+	for _, e := range extra {
+		if e != "" {
+			parts = append(parts, e)
+		}
+	}
+	if s := c.Hooks.Summary(); s != "" {
+		parts = append(parts, "hooks: "+s)
+	}
+	return strings.Join(parts, " | ")
+}
+
+// DisplayPath shows an absolute path relative to cwd when that is shorter.
+func DisplayPath(abs, cwd string) string {
+	if rel, err := filepath.Rel(cwd, abs); err == nil && len(rel) < len(abs) {
+		return rel
+	}
+	return abs
+}

@@ -1,0 +1,116 @@
+package mmconfigs
+
+import (
+	"regexp"
+	"sort"
+	"time"
+
+	"github.com/mm-agent/mm/hooks"
+)
+
+// Defaults for keys a file leaves out.
+const (
+	DefaultMaxAskDepth = 3
+	DefaultAskTimeout  = 10 * time.Minute
+	DefaultMaxSteps    = 50
+	DefaultSystem      = "You are mm, a helpful assistant with tools. Answer briefly and precisely. Use the tools when they help; say what you did."
+)
+
+// Config is one agent's configuration, validated, with paths made absolute.
+type Config struct {
+	// Path is the file as it was named (on the command line, in $MM_CONFIG or
+	// in an mmConfigs entry made absolute); "" for the defaults.
+	Path string
+	// Abs is the file's absolute path; "" for the defaults.
+	Abs string
+	// Dir is the absolute folder paths in the file are relative to.
+	Dir string
+
+	Model           string
+	Description     string
+	System          string
+	Yolo            bool
+	DisplayHooks    bool
+	DisplayCommands bool
+	// Tools are the built-in tools offered to the model; nil means all.
+	Tools []string
+	// MCPServers are the MCP servers whose tools are offered too.
+	MCPServers map[string]MCPServer
+	// Agents maps each name this agent may ask to its absolute config path.
+	Agents      map[string]string
+	MaxAskDepth int
+	AskTimeout  time.Duration
+	// MaxSteps bounds the model calls of one turn.
+	MaxSteps  int
+	Providers map[string]Provider
+	Hooks     hooks.Config
+}
+
+// MCPServer is one entry of mcpServers: an MCP server over stdio.
+type MCPServer struct {
+	Command string            `yaml:"command"`
+	Args    []string          `yaml:"args"`
+	Env     map[string]string `yaml:"env"`
+}
+
+// Provider is one entry of providers: an OpenAI-compatible endpoint.
+type Provider struct {
+	BaseURL   string `yaml:"baseURL"`
+	APIKeyEnv string `yaml:"apiKeyEnv"`
+}
+
+// BuiltinTools are the tools a configuration may list under tools:, in the
+// order they are offered.
+var BuiltinTools = []string{"bash", "read_file", "write_file", "edit_file", "ask_agent"}
+
+var agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+
+// AgentNames returns the names of mmConfigs, sorted.
+func (c *Config) AgentNames() []string {
+	names := make([]string, 0, len(c.Agents))
+	for n := range c.Agents {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// MCPServerNames returns the names of mcpServers, sorted.
+func (c *Config) MCPServerNames() []string {
+	names := make([]string, 0, len(c.MCPServers))
+	for n := range c.MCPServers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ToolEnabled reports whether the built-in tool name is offered. ask_agent
+// is offered only when there is an agent to ask.
+func (c *Config) ToolEnabled(name string) bool {
+	if name == "ask_agent" && len(c.Agents) == 0 {
+		return false
+	}
+	if c.Tools == nil {
+		return true
+	}
+	for _, t := range c.Tools {
+		if t == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Default is the configuration used when no file is found: defaults
+// everywhere, paths relative to dir.
+func Default(dir string, getenv func(string) string) *Config {
+	return &Config{
+		Dir:         dir,
+		Model:       getenv("MM_MODEL"),
+		System:      DefaultSystem,
+		MaxAskDepth: DefaultMaxAskDepth,
+		AskTimeout:  DefaultAskTimeout,
+		MaxSteps:    DefaultMaxSteps,
+	}
+}

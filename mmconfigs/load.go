@@ -1,0 +1,313 @@
+package mmconfigs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Error is a configuration that cannot be used. Its text is
+// "<path>: <message>"; front ends print it as "[config error: <text>]".
+type Error struct {
+	Path string
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Path + ": " + e.Msg }
+
+// Find says which configuration file to use: the --config flag, else
+// $MM_CONFIG, else ./agent.yaml when it exists, else "" (the defaults).
+func Find(flag, env, cwd string) string {
+	switch {
+	case flag != "":
+		return flag
+	case env != "":
+		return env
+	}
+	if st, err := os.Stat(filepath.Join(cwd, "agent.yaml")); err == nil && !st.IsDir() {
+		return "agent.yaml"
+	}
+	return ""
+}
+
+// Load reads and validates the configuration file at path (relative to cwd
+// unless absolute). getenv supplies $MM_MODEL, the default model.
+func Load(path, cwd string, getenv func(string) string) (*Config, error) {
+	abs := path
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(cwd, path)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		msg := err.Error()
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			msg = pe.Err.Error()
+		}
+		if errors.Is(err, os.ErrNotExist) {
+			msg = "no such file"
+		}
+		return nil, &Error{Path: path, Msg: "cannot read: " + msg}
+	}
+	c := Default(filepath.Dir(abs), getenv)
+	c.Path, c.Abs = path, abs
+	if err := c.parse(data); err != nil {
+		return nil, &Error{Path: path, Msg: err.Error()}
+	}
+	return c, nil
+}
+
+// parse decodes data into c key by key, so that each error names its key.
+func (c *Config) parse(data []byte) error {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			return nil // an empty file: all defaults
+		}
+		return errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if len(doc.Content) == 0 {
+		return nil
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return nil
+	}
+	if root.Kind != yaml.MappingNode {
+		return errors.New("must be a map of keys (model:, hooks:, …)")
+	}
+	var system, systemFile string
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key, val := root.Content[i].Value, root.Content[i+1]
+		if seen[key] {
+			return fmt.Errorf("key %q is given twice", key)
+		}
+		seen[key] = true
+		var err error
+		switch key {
+		case "model":
+			err = decodeScalar(val, &c.Model, "a string like ollama/qwen3:8b")
+		case "description":
+			err = decodeScalar(val, &c.Description, "a string")
+		case "system":
+			err = decodeScalar(val, &system, "a string")
+		case "systemFile":
+			err = decodeScalar(val, &systemFile, "a path")
+		case "yolo":
+			err = decodeScalar(val, &c.Yolo, "true or false")
+		case "displayHooks":
+			err = decodeScalar(val, &c.DisplayHooks, "true or false")
+		case "displayCommands":
+			err = decodeScalar(val, &c.DisplayCommands, "true or false")
+		case "tools":
+			err = c.parseTools(val)
+		case "mcpServers":
+			err = c.parseMCPServers(val)
+		case "mmConfigs":
+			err = c.parseAgents(val)
+		case "maxAskDepth":
+			err = decodeScalar(val, &c.MaxAskDepth, "a whole number")
+			if err == nil && c.MaxAskDepth < 0 {
+				err = errors.New("must be >= 0")
+			}
+		case "askTimeout":
+			c.AskTimeout, err = decodeDuration(val)
+		case "maxSteps":
+			err = decodeScalar(val, &c.MaxSteps, "a whole number")
+			if err == nil && c.MaxSteps < 1 {
+				err = errors.New("must be >= 1")
+			}
+		case "providers":
+			err = c.parseProviders(val)
+		case "hooks":
+			err = c.Hooks.UnmarshalYAML(val)
+			if err == nil {
+				// Hooks report their own position ("hooks.preToolCall[0]: …").
+				if err := c.Hooks.Resolve(c.Dir); err != nil {
+					return err
+				}
+			}
+		default:
+			return fmt.Errorf("unknown key %q", key)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+	}
+	switch {
+	case system != "" && systemFile != "":
+		return errors.New("system and systemFile: give one or the other, not both")
+	case system != "":
+		c.System = system
+	case systemFile != "":
+		p := c.abs(systemFile)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("systemFile: cannot read %s: %v", p, unwrapPath(err))
+		}
+		c.System = string(b)
+	}
+	return nil
+}
+
+func (c *Config) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.Dir, p)
+}
+
+func (c *Config) parseTools(n *yaml.Node) error {
+	var names []string
+	if err := decodeScalar(n, &names, "a list of tool names"); err != nil {
+		return err
+	}
+	c.Tools = []string{}
+	for _, t := range names {
+		known := false
+		for _, b := range BuiltinTools {
+			known = known || b == t
+		}
+		if !known {
+			return fmt.Errorf("unknown tool %q (want some of %s)", t, strings.Join(BuiltinTools, ", "))
+		}
+		c.Tools = append(c.Tools, t)
+	}
+	return nil
+}
+
+func (c *Config) parseMCPServers(n *yaml.Node) error {
+	return eachEntry(n, func(name string, v *yaml.Node) error {
+		if err := checkKeys(v, "command", "args", "env"); err != nil {
+			return err
+		}
+		var s MCPServer
+		if err := decodeScalar(v, &s, "a map with command, args and env"); err != nil {
+			return err
+		}
+		if strings.TrimSpace(s.Command) == "" {
+			return errors.New("command must not be empty")
+		}
+		if c.MCPServers == nil {
+			c.MCPServers = map[string]MCPServer{}
+		}
+		c.MCPServers[name] = s
+		return nil
+	})
+}
+
+func (c *Config) parseAgents(n *yaml.Node) error {
+	return eachEntry(n, func(name string, v *yaml.Node) error {
+		if !agentName.MatchString(name) {
+			return errors.New("an agent's name must match [a-z0-9][a-z0-9_-]* (it becomes /ask-<name>)")
+		}
+		var p string
+		if err := decodeScalar(v, &p, "the path of the agent's configuration file"); err != nil {
+			return err
+		}
+		if strings.TrimSpace(p) == "" {
+			return errors.New("path must not be empty")
+		}
+		if c.Agents == nil {
+			c.Agents = map[string]string{}
+		}
+		c.Agents[name] = c.abs(p)
+		return nil
+	})
+}
+
+func (c *Config) parseProviders(n *yaml.Node) error {
+	return eachEntry(n, func(name string, v *yaml.Node) error {
+		if err := checkKeys(v, "baseURL", "apiKeyEnv"); err != nil {
+			return err
+		}
+		var p Provider
+		if err := decodeScalar(v, &p, "a map with baseURL and apiKeyEnv"); err != nil {
+			return err
+		}
+		if c.Providers == nil {
+			c.Providers = map[string]Provider{}
+		}
+		c.Providers[name] = p
+		return nil
+	})
+}
+
+// eachEntry calls f for each key of the map n; its errors are prefixed with
+// the key.
+func eachEntry(n *yaml.Node, f func(name string, v *yaml.Node) error) error {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return errors.New("must be a map of names to entries")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		name := n.Content[i].Value
+		if err := f(name, n.Content[i+1]); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// checkKeys refuses a map key outside known.
+func checkKeys(n *yaml.Node, known ...string) error {
+	if n.Kind != yaml.MappingNode {
+		return nil // decodeScalar reports the type
+	}
+	for i := 0; i < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		ok := false
+		for _, w := range known {
+			ok = ok || w == k
+		}
+		if !ok {
+			return fmt.Errorf("unknown key %q", k)
+		}
+	}
+	return nil
+}
+
+// decodeScalar decodes n into v; a type mismatch says what was wanted.
+func decodeScalar(n *yaml.Node, v any, want string) error {
+	if err := n.Decode(v); err != nil {
+		got := n.Value
+		if n.Kind != yaml.ScalarNode {
+			got = map[yaml.Kind]string{yaml.MappingNode: "a map", yaml.SequenceNode: "a list"}[n.Kind]
+		} else {
+			got = fmt.Sprintf("%q", got)
+		}
+		return fmt.Errorf("want %s, not %s (line %d)", want, got, n.Line)
+	}
+	return nil
+}
+
+func decodeDuration(n *yaml.Node) (time.Duration, error) {
+	var s string
+	if err := decodeScalar(n, &s, "a duration like 90s or 10m"); err != nil {
+		return 0, err
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("want a positive duration like 90s or 10m, not %q (line %d)", s, n.Line)
+	}
+	return d, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

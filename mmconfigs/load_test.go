@@ -1,0 +1,210 @@
+package mmconfigs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func noenv(string) string { return "" }
+
+func writeConfig(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"unknown key", "modle: echo/x\n", `agent.yaml: unknown key "modle"`},
+		{"wrong type", "yolo: maybe\n", `agent.yaml: yolo: want true or false, not "maybe" (line 1)`},
+		{"list for string", "model: [a, b]\n", `agent.yaml: model: want a string like ollama/qwen3:8b, not a list (line 1)`},
+		{"not a map", "- a\n- b\n", `agent.yaml: must be a map of keys (model:, hooks:, …)`},
+		{"bad yaml", "model: [\n", `agent.yaml: line 1: did not find expected node content`},
+		{"twice", "model: a/b\nmodel: c/d\n", `agent.yaml: key "model" is given twice`},
+		{"system both", "system: hi\nsystemFile: s.txt\n", `agent.yaml: system and systemFile: give one or the other, not both`},
+		{"unknown tool", "tools: [bash, rm]\n", `agent.yaml: tools: unknown tool "rm" (want some of bash, read_file, write_file, edit_file, ask_agent)`},
+		{"agent name", "mmConfigs:\n  Expert: e.yaml\n", `agent.yaml: mmConfigs: Expert: an agent's name must match [a-z0-9][a-z0-9_-]* (it becomes /ask-<name>)`},
+		{"agent path empty", "mmConfigs:\n  expert: \"\"\n", `agent.yaml: mmConfigs: expert: path must not be empty`},
+		{"mcp unknown key", "mcpServers:\n  fs:\n    cmd: x\n", `agent.yaml: mcpServers: fs: unknown key "cmd"`},
+		{"mcp no command", "mcpServers:\n  fs:\n    args: [a]\n", `agent.yaml: mcpServers: fs: command must not be empty`},
+		{"provider key", "providers:\n  mine:\n    url: http://x\n", `agent.yaml: providers: mine: unknown key "url"`},
+		{"depth negative", "maxAskDepth: -1\n", `agent.yaml: maxAskDepth: must be >= 0`},
+		{"timeout", "askTimeout: soon\n", `agent.yaml: askTimeout: want a positive duration like 90s or 10m, not "soon" (line 1)`},
+		{"steps", "maxSteps: 0\n", `agent.yaml: maxSteps: must be >= 1`},
+		{"hooks event", "hooks:\n  preToolcall: []\n", `agent.yaml: hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)`},
+		{"hooks entry", "hooks:\n  preToolCall:\n    - timeout: 1s\n", `agent.yaml: hooks.preToolCall[0]: command must not be empty (or wasm: a module)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeConfig(t, dir, "agent.yaml", tt.body)
+			_, err := Load("agent.yaml", dir, noenv)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("Load error\n got: %v\nwant: %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadMissingFiles(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Load("nope.yaml", dir, noenv)
+	if want := "nope.yaml: cannot read: no such file"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	writeConfig(t, dir, "agent.yaml", "systemFile: prompts/sys.txt\n")
+	_, err = Load("agent.yaml", dir, noenv)
+	want := "agent.yaml: systemFile: cannot read " + filepath.Join(dir, "prompts/sys.txt") + ": no such file or directory"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+func TestLoadValues(t *testing.T) {
+	dir := t.TempDir()
+	writeConfig(t, dir, "sys.txt", "be brief")
+	writeConfig(t, dir, "agent.yaml", `
+model: ollama/qwen3:8b
+description: the main agent
+systemFile: sys.txt
+yolo: true
+displayHooks: true
+displayCommands: true
+tools: [bash, read_file]
+mcpServers:
+  fs:
+    command: npx
+    args: [-y, server]
+    env: {A: b}
+mmConfigs:
+  expert: agent.expert.yaml
+  zed: /abs/z.yaml
+maxAskDepth: 2
+askTimeout: 90s
+maxSteps: 7
+providers:
+  mine: {baseURL: "http://h:1/v1", apiKeyEnv: MINE_KEY}
+hooks:
+  preGeneration:
+    - command: "true"
+`)
+	c, err := Load("agent.yaml", dir, noenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"model", c.Model, "ollama/qwen3:8b"},
+		{"description", c.Description, "the main agent"},
+		{"system", c.System, "be brief"},
+		{"yolo", c.Yolo, true},
+		{"displayHooks", c.DisplayHooks, true},
+		{"displayCommands", c.DisplayCommands, true},
+		{"tools", strings.Join(c.Tools, ","), "bash,read_file"},
+		{"mcp", c.MCPServers["fs"].Command + " " + strings.Join(c.MCPServers["fs"].Args, " ") + " " + c.MCPServers["fs"].Env["A"], "npx -y server b"},
+		{"agents", strings.Join(c.AgentNames(), ","), "expert,zed"},
+		{"expert path", c.Agents["expert"], filepath.Join(dir, "agent.expert.yaml")},
+		{"abs path", c.Agents["zed"], "/abs/z.yaml"},
+		{"maxAskDepth", c.MaxAskDepth, 2},
+		{"askTimeout", c.AskTimeout, 90 * time.Second},
+		{"maxSteps", c.MaxSteps, 7},
+		{"provider", c.Providers["mine"], Provider{BaseURL: "http://h:1/v1", APIKeyEnv: "MINE_KEY"}},
+		{"hooks", c.Hooks.Summary(), "preGeneration×1"},
+		{"bash enabled", c.ToolEnabled("bash"), true},
+		{"write_file disabled", c.ToolEnabled("write_file"), false},
+	}
+	for _, ck := range checks {
+		if ck.got != ck.want {
+			t.Errorf("%s = %v, want %v", ck.name, ck.got, ck.want)
+		}
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	dir := t.TempDir()
+	writeConfig(t, dir, "agent.yaml", "")
+	c, err := Load("agent.yaml", dir, func(k string) string {
+		if k == "MM_MODEL" {
+			return "echo/test"
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Model != "echo/test" || c.MaxAskDepth != 3 || c.AskTimeout != 10*time.Minute || c.MaxSteps != 50 || c.System != DefaultSystem || c.Yolo {
+		t.Errorf("defaults wrong: %+v", c)
+	}
+	if c.ToolEnabled("ask_agent") {
+		t.Error("ask_agent offered without mmConfigs")
+	}
+}
+
+func TestFind(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ flag, env, want string }{
+		{"a.yaml", "b.yaml", "a.yaml"},
+		{"", "b.yaml", "b.yaml"},
+		{"", "", ""},
+	}
+	for _, tt := range tests {
+		if got := Find(tt.flag, tt.env, dir); got != tt.want {
+			t.Errorf("Find(%q, %q) = %q, want %q", tt.flag, tt.env, got, tt.want)
+		}
+	}
+	writeConfig(t, dir, "agent.yaml", "")
+	if got := Find("", "", dir); got != "agent.yaml" {
+		t.Errorf("Find with ./agent.yaml = %q", got)
+	}
+}
+
+func TestBanner(t *testing.T) {
+	dir := t.TempDir()
+	writeConfig(t, dir, "agent.yaml", `
+model: echo/x
+yolo: true
+mmConfigs: {expert: e.yaml, coder: c.yaml}
+hooks:
+  postAsk: [{command: a}]
+  preGeneration: [{command: b}, {command: c}]
+`)
+	c, err := Load("agent.yaml", dir, noenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "mm v1.2.3 | config: agent.yaml | model: echo/x | agents: coder, expert | yolo: on | hooks: preGeneration×2 postAsk×1"
+	if got := c.Banner("1.2.3", dir); got != want {
+		t.Errorf("Banner\n got: %s\nwant: %s", got, want)
+	}
+	if got := Default(dir, noenv).Banner("1", dir); got != "mm v1 | yolo: off" {
+		t.Errorf("default banner %q", got)
+	}
+}
+
+func TestWalk(t *testing.T) {
+	dir := t.TempDir()
+	writeConfig(t, dir, "agent.yaml", "mmConfigs: {b: b.yaml, missing: m.yaml}\n")
+	writeConfig(t, dir, "b.yaml", "mmConfigs: {a: agent.yaml}\n")
+	var seen []string
+	ok := Walk("agent.yaml", dir, noenv, func(p string, c *Config, err error) {
+		if err != nil {
+			seen = append(seen, "error "+err.Error())
+			return
+		}
+		seen = append(seen, p)
+	})
+	want := []string{"agent.yaml", "b.yaml", "error m.yaml: cannot read: no such file"}
+	if ok || strings.Join(seen, "|") != strings.Join(want, "|") {
+		t.Errorf("Walk ok=%v seen=%q", ok, seen)
+	}
+}

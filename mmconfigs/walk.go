@@ -1,0 +1,34 @@
+package mmconfigs
+
+import "path/filepath"
+
+// Walk loads the configuration at path and, recursively, every agent it may
+// ask, each file once (so cycles are fine), in depth-first order. visit gets
+// each file's configuration or its error. Walk reports whether every file
+// loaded.
+func Walk(path, cwd string, getenv func(string) string, visit func(path string, c *Config, err error)) bool {
+	seen := map[string]bool{}
+	ok := true
+	var walk func(p string)
+	walk = func(p string) {
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(cwd, p)
+		}
+		if seen[abs] {
+			return
+		}
+		seen[abs] = true
+		c, err := Load(p, cwd, getenv)
+		visit(p, c, err)
+		if err != nil {
+			ok = false
+			return
+		}
+		for _, name := range c.AgentNames() {
+			walk(DisplayPath(c.Agents[name], cwd))
+		}
+	}
+	walk(path)
+	return ok
+}

@@ -1,0 +1,152 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/mm-agent/mm/handoff"
+)
+
+// askRequest is one hand-off, whatever its route.
+type askRequest struct {
+	agent    string
+	question string
+	via      string
+	// withContext sends transcript along.
+	withContext bool
+	transcript  string
+}
+
+// askResult is how a hand-off ended.
+type askResult struct {
+	// read is what the asking agent reads: the answer or its replacement,
+	// then the postAsk contexts.
+	read string
+	// answer is the answer read, without contexts.
+	answer   string
+	replaced bool
+	denied   bool
+	reason   string
+	// err is the failure, nil when there is an answer to read.
+	err error
+	// sent is the question as the asked agent received it (after preAsk).
+	sent string
+}
+
+// handOff runs design.md §4: resolve, depth, preAsk, the asked agent,
+// postAsk.
+func (s *Session) handOff(ctx context.Context, t *turn, req askRequest) askResult {
+	path, ok := s.cfg.Agents[req.agent]
+	if !ok {
+		return askResult{err: handoff.UnknownAgentError(req.agent, s.cfg.AgentNames())}
+	}
+	if d := s.depth + 1; d > s.cfg.MaxAskDepth {
+		return askResult{err: handoff.DepthError(req.agent, d, s.cfg.MaxAskDepth)}
+	}
+	ask := handoff.Ask{
+		Agent:       req.agent,
+		Config:      path,
+		AgentModel:  agentModel(path),
+		Via:         req.via,
+		WithContext: req.withContext,
+		Depth:       s.depth,
+		Prompt:      req.question,
+	}
+	if req.withContext {
+		ask.Transcript = req.transcript
+	}
+	pre := s.hooks.PreAsk(ctx, ask, t.observe)
+	if pre.Deny {
+		return askResult{denied: true, reason: pre.Reason}
+	}
+	ask = pre.Ask
+	msg := handoff.Message(ask.Prompt, ask.Transcript, pre.Contexts)
+
+	start := time.Now()
+	actx, cancel := context.WithTimeout(ctx, s.cfg.AskTimeout)
+	answer, err := s.asks.prompt(actx, req.agent, path, msg)
+	timedOut := actx.Err() == context.DeadlineExceeded && ctx.Err() == nil
+	cancel()
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		err = errCancelled
+	case timedOut:
+		err = fmt.Errorf("%s did not answer within askTimeout %s", req.agent, s.cfg.AskTimeout)
+	}
+	errText := ""
+	if err != nil {
+		errText = err.Error()
+	}
+	post := s.hooks.PostAsk(ctx, ask, answer, errText, time.Since(start), t.observe)
+	res := askResult{answer: answer, err: err, sent: ask.Prompt}
+	if post.Replaced && !errors.Is(err, errCancelled) {
+		res.answer, res.replaced, res.err = post.Answer, true, nil
+		s.sink.Emit(Notice{Kind: NoticeInfo, Text: handoff.ReplacedNotice(req.agent)})
+	}
+	if res.err == nil {
+		res.read = handoff.AppendContexts(res.answer, post.Contexts)
+	}
+	return res
+}
+
+// agentModel reads the model an asked configuration names, best effort.
+func agentModel(path string) string {
+	m, _ := readHead(path, "model")
+	return m
+}
+
+// readHead reads one top-level string key of a configuration file without
+// validating the rest.
+func readHead(path, key string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var head map[string]any
+	if err := yaml.Unmarshal(data, &head); err != nil {
+		return "", err
+	}
+	v, _ := head[key].(string)
+	return v, nil
+}
+
+// childEnv is the environment of an asked agent's process.
+func (s *Session) childEnv(name, config string) []string {
+	env := withEnv(s.environ, "MM_CONFIG", config)
+	env = withEnv(env, "MM_ASKED_DEPTH", strconv.Itoa(s.depth+1))
+	chain := name
+	if s.chain != "" {
+		chain = s.chain + "/" + name
+	}
+	return withEnv(env, "MM_ASK_CHAIN", chain)
+}
+
+// Ask is the mm --ask route: one hand-off from this agent to name, outside
+// any turn. It returns what the asking agent reads. A denial is an error
+// "ask denied by a hook: <reason>".
+func (s *Session) Ask(ctx context.Context, name, question string, withContext bool, transcript string) (string, error) {
+	t := s.newTurn()
+	t.outsideTurn = true
+	res := s.handOff(ctx, t, askRequest{agent: name, question: question, via: handoff.ViaCLI, withContext: withContext, transcript: transcript})
+	switch {
+	case res.denied:
+		return "", errors.New("ask denied by a hook: " + res.reason)
+	case res.err != nil:
+		return "", res.err
+	}
+	return res.read, nil
+}
+
+// HoldsAskAnswer reports whether mm --ask must hold the answer back until
+// the postAsk hooks ran: true when at least one is declared.
+func (s *Session) HoldsAskAnswer() bool { return len(s.cfg.Hooks.Entries("postAsk")) > 0 }
+
+func runeCount(s string) int { return utf8.RuneCountInString(s) }

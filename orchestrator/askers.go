@@ -1,0 +1,122 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/semaphore"
+
+	"github.com/mm-agent/mm/agentproc"
+)
+
+// maxConcurrentAsks bounds hand-offs to different agents running at once.
+const maxConcurrentAsks = 8
+
+// askers keeps the asked agents of a session: each started on its first
+// hand-off and kept for the session; hand-offs to one agent wait for each
+// other, hand-offs to different agents run concurrently.
+type askers struct {
+	s   *Session
+	sem *semaphore.Weighted
+
+	mu     sync.Mutex
+	agents map[string]*askedAgent
+	closed bool
+}
+
+type askedAgent struct {
+	mu   sync.Mutex // one hand-off at a time
+	proc *agentproc.Agent
+}
+
+func newAskers(s *Session) *askers {
+	return &askers{s: s, sem: semaphore.NewWeighted(maxConcurrentAsks), agents: map[string]*askedAgent{}}
+}
+
+// prompt sends msg to the agent name (configuration path), starting it if
+// needed, and returns its answer as it read back.
+func (a *askers) prompt(ctx context.Context, name, path, msg string) (string, error) {
+	if err := a.sem.Acquire(ctx, 1); err != nil {
+		return "", err
+	}
+	defer a.sem.Release(1)
+
+	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return "", errors.New("the session is closing")
+	}
+	ag := a.agents[name]
+	if ag == nil {
+		ag = &askedAgent{}
+		a.agents[name] = ag
+	}
+	a.mu.Unlock()
+
+	ag.mu.Lock()
+	defer ag.mu.Unlock()
+	if ag.proc == nil {
+		p, err := agentproc.Start(ctx, agentproc.Options{
+			Name:    name,
+			Bin:     a.s.bin,
+			Config:  path,
+			Cwd:     a.s.cwd,
+			Environ: a.s.childEnv(name, path),
+		})
+		if err != nil {
+			return "", err
+		}
+		ag.proc = p
+	}
+	h := &relay{s: a.s, agent: name}
+	err := ag.proc.Prompt(ctx, msg, h)
+	if err != nil && ctx.Err() != nil {
+		// A cancelled child may be mid-turn: start afresh next time.
+		ag.proc.Close()
+		ag.proc = nil
+	}
+	return h.answer.String(), err
+}
+
+// closeAll stops every asked agent.
+func (a *askers) closeAll() error {
+	a.mu.Lock()
+	a.closed = true
+	agents := a.agents
+	a.agents = map[string]*askedAgent{}
+	a.mu.Unlock()
+	var wg sync.WaitGroup
+	errs := make([]error, 0, len(agents))
+	var emu sync.Mutex
+	for _, ag := range agents {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ag.mu.Lock()
+			defer ag.mu.Unlock()
+			if ag.proc != nil {
+				if err := ag.proc.Close(); err != nil {
+					emu.Lock()
+					errs = append(errs, err)
+					emu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// relay passes what an asked agent does to the asking session's person.
+type relay struct {
+	s      *Session
+	agent  string
+	answer strings.Builder
+}
+
+func (r *relay) Text(chunk string) {
+	r.answer.WriteString(chunk)
+	r.s.sink.Emit(Text{Agent: r.agent, Text: chunk})
+}

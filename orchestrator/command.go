@@ -1,0 +1,90 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/mm-agent/mm/handoff"
+	"github.com/mm-agent/mm/llm"
+)
+
+// Command is a slash command a front end may advertise.
+type Command struct {
+	// Name is the command without its slash: "ask-expert".
+	Name        string
+	Description string
+	// Hint describes the input: "question".
+	Hint string
+}
+
+// Commands lists the /ask… commands of this session's agents.
+func (s *Session) Commands() []Command {
+	names := s.cfg.AgentNames()
+	if len(names) == 0 {
+		return nil
+	}
+	cmds := []Command{{Name: "ask", Description: "ask another agent: /ask <agent> <question>", Hint: "agent and question"}}
+	for _, n := range names {
+		cmds = append(cmds,
+			Command{Name: "ask-" + n, Description: "ask " + n + " a question", Hint: "question"},
+			Command{Name: "ask-with-context-" + n, Description: "ask " + n + " a question, sending this conversation along", Hint: "question"},
+		)
+	}
+	return cmds
+}
+
+// askCommandLine is a parsed /ask… line.
+type askCommandLine struct {
+	agent, question string
+	withContext     bool
+}
+
+// parseAskCommand recognises /ask <name> <q>, /ask-<name> <q> and
+// /ask-with-context-<name> <q>. ok is false for anything else.
+func (s *Session) parseAskCommand(text string) (cmd askCommandLine, ok bool, err error) {
+	line := strings.TrimSpace(text)
+	word, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	switch {
+	case word == "/ask":
+		cmd.agent, cmd.question, _ = strings.Cut(rest, " ")
+		cmd.question = strings.TrimSpace(cmd.question)
+		if cmd.agent == "" || cmd.question == "" {
+			return cmd, true, errors.New("usage: /ask <agent> <question>")
+		}
+	case strings.HasPrefix(word, "/ask-with-context-") && s.cfg.Agents[strings.TrimPrefix(word, "/ask-with-context-")] != "":
+		cmd.agent, cmd.question, cmd.withContext = strings.TrimPrefix(word, "/ask-with-context-"), rest, true
+	case strings.HasPrefix(word, "/ask-"):
+		cmd.agent, cmd.question = strings.TrimPrefix(word, "/ask-"), rest
+	default:
+		return cmd, false, nil
+	}
+	if cmd.question == "" {
+		return cmd, true, errors.New("usage: " + word + " <question>")
+	}
+	return cmd, true, nil
+}
+
+// askCommand runs a /ask… line: a hand-off outside any turn, kept in the
+// history as one user message when it gave an answer.
+func (s *Session) askCommand(ctx context.Context, cmd askCommandLine) error {
+	t := s.newTurn()
+	t.outsideTurn = true
+	req := askRequest{agent: cmd.agent, question: cmd.question, via: handoff.ViaCommand, withContext: cmd.withContext}
+	if cmd.withContext {
+		req.transcript = handoff.Transcript(s.History())
+	}
+	res := s.handOff(ctx, t, req)
+	var err error
+	switch {
+	case res.denied:
+		err = errors.New("ask denied by a hook: " + res.reason)
+	case res.err != nil:
+		err = res.err
+	default:
+		s.appendHistory(llm.Message{Role: llm.RoleUser, Content: handoff.HistoryEntry(cmd.agent, res.sent, res.read)})
+	}
+	t.end(res.read, err)
+	return err
+}

@@ -1,0 +1,210 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mm-agent/mm/hooks"
+	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/tools"
+)
+
+// Options configure a Session.
+type Options struct {
+	Config *mmconfigs.Config
+	// Cwd is the session's working directory, absolute.
+	Cwd string
+	// Environ is the base environment (os.Environ()); the session adds
+	// MM_BIN and MM_CONFIG for every process it starts.
+	Environ []string
+	// Model overrides the configuration's model (--model).
+	Model string
+	// Yolo turns consent off (--yolo); it cannot turn it on.
+	Yolo bool
+	Sink Sink
+	// NoModel is set when the session only hands off (mm --ask): a missing
+	// model is then no error.
+	NoModel bool
+	// Wasm runs wasm hooks; nil when the configuration has none.
+	Wasm hooks.WasmRunner
+}
+
+// Session is one conversation with an agent: its history, its consent
+// decisions and the asked agents it keeps running.
+type Session struct {
+	cfg     *mmconfigs.Config
+	cwd     string
+	environ []string
+	bin     string
+	model   llm.Model
+	ref     string
+	yolo    bool
+	sink    Sink
+	hooks   *hooks.Engine
+	tools   map[string]tools.Tool
+	order   []string
+	// depth is this agent's own depth: 0 when a person started it.
+	depth int
+	chain string
+
+	mu      sync.Mutex
+	history []llm.Message
+	always  map[string]bool
+	never   map[string]bool
+
+	asks        *askers
+	askSpecOnce sync.Once
+	askSpec     llm.ToolSpec
+}
+
+// ConfigError is a configuration that cannot run; front ends print it as
+// "[config error: <path>: <message>]".
+type ConfigError = mmconfigs.Error
+
+// New prepares a session. It starts nothing: asked agents start on their
+// first hand-off.
+func New(ctx context.Context, opts Options) (*Session, error) {
+	cfg := opts.Config
+	env := envMap(opts.Environ)
+	s := &Session{
+		cfg:    cfg,
+		cwd:    opts.Cwd,
+		yolo:   cfg.Yolo || opts.Yolo,
+		sink:   opts.Sink,
+		always: map[string]bool{},
+		never:  map[string]bool{},
+		tools:  map[string]tools.Tool{},
+	}
+	if d, err := strconv.Atoi(env["MM_ASKED_DEPTH"]); err == nil && d > 0 {
+		s.depth = d
+	}
+	s.chain = env["MM_ASK_CHAIN"]
+	s.bin = env["MM_BIN"]
+	if exe, err := os.Executable(); err == nil {
+		s.bin = exe
+	}
+	s.environ = withEnv(opts.Environ, "MM_BIN", s.bin)
+	if cfg.Abs != "" {
+		s.environ = withEnv(s.environ, "MM_CONFIG", cfg.Abs)
+	}
+	s.ref = cfg.Model
+	if opts.Model != "" {
+		s.ref = opts.Model
+	}
+	path := cfg.Path
+	if path == "" {
+		path = "(no configuration file)"
+	}
+	switch {
+	case s.ref == "" && !opts.NoModel:
+		return nil, &ConfigError{Path: path, Msg: "model: none given — set model: <provider>/<model> in the file, $MM_MODEL or --model"}
+	case s.ref != "":
+		m, err := llm.New(s.ref, llm.Options{
+			Providers: providers(cfg.Providers),
+			ConfigDir: cfg.Dir,
+			Getenv:    func(k string) string { return env[k] },
+		})
+		if err != nil {
+			if opts.NoModel {
+				break
+			}
+			return nil, &ConfigError{Path: path, Msg: "model: " + err.Error()}
+		}
+		s.model = m
+	}
+	s.hooks = hooks.NewEngine(&cfg.Hooks, hooks.Options{
+		Cwd:        s.cwd,
+		Model:      s.ref,
+		Environ:    s.environ,
+		AskedDepth: s.depth,
+		Wasm:       opts.Wasm,
+	})
+	for _, t := range tools.Builtins() {
+		name := t.Spec().Name
+		if cfg.ToolEnabled(name) {
+			s.tools[name] = t
+			s.order = append(s.order, name)
+		}
+	}
+	s.asks = newAskers(s)
+	if cfg.ToolEnabled("ask_agent") {
+		s.tools[askToolName] = askTool{s: s}
+		s.order = append(s.order, askToolName)
+	}
+	return s, nil
+}
+
+// Close stops the asked agents the session started.
+func (s *Session) Close() error {
+	return s.asks.closeAll()
+}
+
+// Model is the session's model reference.
+func (s *Session) Model() string { return s.ref }
+
+// Clear forgets the conversation (not the consent decisions).
+func (s *Session) Clear() {
+	s.mu.Lock()
+	s.history = nil
+	s.mu.Unlock()
+}
+
+// History returns a copy of the conversation so far.
+func (s *Session) History() []llm.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]llm.Message(nil), s.history...)
+}
+
+func (s *Session) appendHistory(msgs ...llm.Message) {
+	s.mu.Lock()
+	s.history = append(s.history, msgs...)
+	s.mu.Unlock()
+}
+
+func providers(in map[string]mmconfigs.Provider) map[string]llm.Provider {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make(map[string]llm.Provider, len(in))
+	for k, p := range in {
+		out[k] = llm.Provider{BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv}
+	}
+	return out
+}
+
+func envMap(environ []string) map[string]string {
+	m := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// withEnv returns environ with key set to value, replacing an earlier value.
+func withEnv(environ []string, key, value string) []string {
+	out := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, key+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, key+"="+value)
+}
+
+// errCancelled is the error text of a turn or hand-off cut short.
+var errCancelled = errors.New("cancelled")
+
+func describe(ctx context.Context, err error) error {
+	if errors.Is(err, context.Canceled) || ctx.Err() == context.Canceled {
+		return errCancelled
+	}
+	return err
+}

@@ -1,0 +1,106 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mm-agent/mm/handoff"
+	"github.com/mm-agent/mm/hooks"
+	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/tools"
+)
+
+// runToolCall takes one call through preToolCall, consent, the tool and
+// postToolCall, and returns the output the model reads.
+func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) string {
+	tool, ok := s.tools[call.Name]
+	if !ok {
+		out := fmt.Sprintf("unknown tool %q: the tools are %s", call.Name, s.toolList())
+		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Status: ToolFailed, Output: out, Summary: out})
+		return out
+	}
+	input, err := validJSON(call.Arguments)
+	if err != nil {
+		out := fmt.Sprintf("%s: invalid JSON arguments (%v): send the arguments as one JSON object", call.Name, err)
+		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Status: ToolFailed, Output: out, Summary: out})
+		return out
+	}
+	pre := s.hooks.PreToolCall(ctx, hooks.ToolCall{ID: call.ID, Name: call.Name, Input: input}, t.observe)
+	input = pre.Input
+	subject := tools.Summary(call.Name, input)
+	if pre.Deny {
+		out := "[denied by a hook: " + pre.Reason + "]"
+		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: ToolDenied, DeniedBy: "hook", Output: out, Summary: out})
+		return out
+	}
+	if refusal := s.consent(ctx, call.ID, call.Name, subject, input, pre.Allow); refusal != "" {
+		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: ToolDenied, DeniedBy: "person", Output: refusal, Summary: refusal})
+		return refusal
+	}
+	if ctx.Err() != nil {
+		return "[cancelled before it ran]"
+	}
+	s.sink.Emit(ToolStarted{ID: call.ID, Name: call.Name, Subject: subject, Input: input})
+	t.command(commandLine(call.Name, subject))
+
+	var res tools.Result
+	summary := ""
+	if at, ok := tool.(askTool); ok {
+		res, summary = at.run(ctx, t, input)
+	} else {
+		res = tool.Run(ctx, tools.Env{Cwd: s.cwd, Environ: s.environ}, input)
+	}
+	contexts := s.hooks.PostToolCall(ctx, hooks.ToolCall{ID: call.ID, Name: call.Name, Input: input}, res.Output, t.observe)
+	status := ToolCompleted
+	if res.IsError {
+		status = ToolFailed
+	}
+	s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: status, Output: res.Output, Summary: summary})
+	return handoff.AppendContexts(res.Output, contexts)
+}
+
+func commandLine(name, subject string) string {
+	if subject == "" {
+		return name
+	}
+	return name + ": " + subject
+}
+
+// consent decides whether a call may run without a hook's verdict: "" when
+// it may, else the output the model reads instead.
+func (s *Session) consent(ctx context.Context, id, name, subject string, input json.RawMessage, hookAllowed bool) string {
+	if s.yolo {
+		return ""
+	}
+	s.mu.Lock()
+	never, always := s.never[name], s.always[name]
+	s.mu.Unlock()
+	switch {
+	case never:
+		return fmt.Sprintf("[refused: the person said never for %s in this session]", name)
+	case hookAllowed || always:
+		return ""
+	}
+	ans := s.sink.Consent(ctx, ConsentRequest{ID: id, Tool: name, Subject: subject, Input: input})
+	switch ans {
+	case AllowOnce:
+		return ""
+	case AllowAlways:
+		s.mu.Lock()
+		s.always[name] = true
+		s.mu.Unlock()
+		return ""
+	case RejectAlways:
+		s.mu.Lock()
+		s.never[name] = true
+		s.mu.Unlock()
+		return fmt.Sprintf("[refused: the person said never for %s in this session]", name)
+	case RejectOnce:
+		return "[refused: the person did not allow this call]"
+	}
+	if ctx.Err() != nil {
+		return "[cancelled before it ran]"
+	}
+	return fmt.Sprintf("[refused: nobody can approve %s here: run with --yolo, set yolo: true, or let a preToolCall hook allow it]", name)
+}

@@ -1,0 +1,189 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/mm-agent/mm/handoff"
+	"github.com/mm-agent/mm/hooks"
+	"github.com/mm-agent/mm/llm"
+)
+
+// turn gathers what one turn shows besides the answer.
+type turn struct {
+	s           *Session
+	outsideTurn bool
+
+	mu       sync.Mutex
+	runs     int
+	hookLine []string
+	commands []string
+}
+
+func (s *Session) newTurn() *turn { return &turn{s: s} }
+
+// observe numbers a hook run, reports it and keeps its line for the end of
+// the turn.
+func (t *turn) observe(r hooks.Run) {
+	t.mu.Lock()
+	t.runs++
+	n := t.runs
+	line := r.Line(n)
+	if t.s.cfg.DisplayHooks && !t.outsideTurn {
+		t.hookLine = append(t.hookLine, line)
+	}
+	t.mu.Unlock()
+	t.s.sink.Emit(HookRan{N: n, Line: line, Title: r.Title(), Failed: r.Failure != "", OutsideTurn: t.outsideTurn})
+	if rep := r.Report(); rep != "" {
+		t.s.sink.Emit(Notice{Kind: NoticeHookFailure, Text: rep})
+	}
+}
+
+func (t *turn) command(c string) {
+	t.mu.Lock()
+	t.commands = append(t.commands, c)
+	t.mu.Unlock()
+}
+
+func (t *turn) end(answer string, err error) {
+	t.mu.Lock()
+	ev := TurnEnded{Answer: answer, Err: err, Commands: t.commands, Hooks: t.hookLine}
+	t.mu.Unlock()
+	t.s.sink.Emit(ev)
+}
+
+// Prompt runs one turn on text: a question for the model, or one of the
+// /ask… commands. What happens arrives on the Sink, closed by TurnEnded; the
+// error is the turn's failure.
+func (s *Session) Prompt(ctx context.Context, text string) error {
+	if cmd, ok, err := s.parseAskCommand(text); ok || err != nil {
+		if err != nil {
+			t := s.newTurn()
+			t.end("", err)
+			return err
+		}
+		return s.askCommand(ctx, cmd)
+	}
+	return s.runTurn(ctx, text)
+}
+
+func (s *Session) runTurn(ctx context.Context, text string) error {
+	t := s.newTurn()
+	pg := s.hooks.PreGeneration(ctx, text, t.observe)
+	if pg.Stop {
+		marker := "[prompt blocked by a hook]"
+		if pg.Reason != "" {
+			marker = "[prompt blocked by a hook: " + pg.Reason + "]"
+		}
+		s.appendHistory(
+			llm.Message{Role: llm.RoleUser, Content: marker},
+			llm.Message{Role: llm.RoleAssistant, Content: pg.Response},
+		)
+		s.sink.Emit(Text{Text: pg.Response})
+		s.hooks.PostGeneration(ctx, marker, pg.Response, "", t.observe)
+		t.end(pg.Response, nil)
+		return nil
+	}
+	if s.model == nil {
+		err := fmt.Errorf("no model: set model: in the configuration, $MM_MODEL or --model")
+		t.end("", err)
+		return err
+	}
+	question := handoff.AppendContexts(pg.Prompt, pg.Contexts)
+	answer, err := s.loop(ctx, t, pg.Prompt, question)
+	err = describe(ctx, err)
+	errText := ""
+	if err != nil {
+		errText = err.Error()
+	}
+	s.hooks.PostGeneration(ctx, question, answer, errText, t.observe)
+	t.end(answer, err)
+	return err
+}
+
+// loop calls the model and runs its tool calls until it answers. The history
+// keeps prompt; the model reads question (prompt and hook contexts) in this
+// turn.
+func (s *Session) loop(ctx context.Context, t *turn, prompt, question string) (string, error) {
+	s.appendHistory(llm.Message{Role: llm.RoleUser, Content: prompt})
+	s.mu.Lock()
+	userAt := len(s.history) - 1
+	s.mu.Unlock()
+	specs := s.toolSpecs()
+	for step := 0; step < s.cfg.MaxSteps; step++ {
+		msgs := s.requestMessages(userAt, question)
+		reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs}, func(chunk string) {
+			s.sink.Emit(Text{Text: chunk})
+		})
+		if err != nil {
+			if reply.Content != "" {
+				s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: reply.Content})
+			}
+			return reply.Content, err
+		}
+		s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
+		if len(reply.ToolCalls) == 0 {
+			return reply.Content, nil
+		}
+		outputs := make([]string, len(reply.ToolCalls))
+		var g errgroup.Group
+		for i, call := range reply.ToolCalls {
+			g.Go(func() error {
+				outputs[i] = s.runToolCall(ctx, t, call)
+				return nil
+			})
+		}
+		g.Wait()
+		for i, call := range reply.ToolCalls {
+			s.appendHistory(llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: outputs[i]})
+		}
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+	}
+	return "", fmt.Errorf("stopped after %d model calls in one turn (maxSteps %d): ask again to go on, or raise maxSteps in the configuration", s.cfg.MaxSteps, s.cfg.MaxSteps)
+}
+
+// requestMessages is the conversation as the model reads it: the system
+// prompt, then the history with this turn's question in place of the prompt
+// kept at userAt.
+func (s *Session) requestMessages(userAt int, question string) []llm.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	msgs := make([]llm.Message, 0, len(s.history)+1)
+	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.cfg.System})
+	msgs = append(msgs, s.history...)
+	msgs[userAt+1].Content = question
+	return msgs
+}
+
+func (s *Session) toolSpecs() []llm.ToolSpec {
+	specs := make([]llm.ToolSpec, 0, len(s.order))
+	for _, name := range s.order {
+		specs = append(specs, s.tools[name].Spec())
+	}
+	return specs
+}
+
+// toolList names the tools on offer, for an error the model can act on.
+func (s *Session) toolList() string { return strings.Join(s.order, ", ") }
+
+// validJSON reports whether args is a JSON object; empty arguments count as {}.
+func validJSON(args string) (json.RawMessage, error) {
+	if strings.TrimSpace(args) == "" {
+		return json.RawMessage("{}"), nil
+	}
+	var v any
+	if err := json.Unmarshal([]byte(args), &v); err != nil {
+		return nil, err
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return nil, fmt.Errorf("want a JSON object, got %s", args)
+	}
+	return json.RawMessage(args), nil
+}

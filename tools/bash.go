@@ -1,0 +1,148 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/mm-agent/mm/llm"
+)
+
+// Limits of the bash tool.
+const (
+	bashDefaultTimeout = 2 * time.Minute
+	bashMaxTimeout     = 10 * time.Minute
+	// bashDrainGrace is how long the output pipe may stay open once the
+	// command is over and its process group killed: only a process that
+	// left the group can hold it that long.
+	bashDrainGrace = 2 * time.Second
+)
+
+// bashTool runs a shell command.
+type bashTool struct{}
+
+func (bashTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name: "bash",
+		Description: "Run a shell command with bash -c in the session's working directory and return its " +
+			"combined stdout and stderr. Each call starts a fresh shell: cd and exported variables do not carry " +
+			"over to the next call, so chain commands with && when they depend on each other. stdin is empty, " +
+			"so do not run interactive programs. The command is killed after timeout seconds (default 120, at " +
+			"most 600), and so is anything it left running in the background. Output over 30000 bytes is cut in " +
+			"the middle. A non-zero exit status is reported at the end of the output.",
+		Parameters: schema([]string{"command"},
+			prop{"command", "string", "The command line, as you would type it in bash."},
+			prop{"timeout", "number", "Seconds before the command is killed: default 120, at most 600."},
+		),
+	}
+}
+
+func (bashTool) Run(ctx context.Context, env Env, input json.RawMessage) Result {
+	var command string
+	var seconds float64
+	if err := decodeInput(input, field{"command", true, &command}, field{"timeout", false, &seconds}); err != nil {
+		return badInput("bash", err)
+	}
+	if strings.TrimSpace(command) == "" {
+		return failure("bash", "invalid input: \"command\" is empty")
+	}
+	if seconds < 0 || math.IsNaN(seconds) {
+		return failure("bash", "invalid input: \"timeout\" must be a positive number of seconds")
+	}
+	timeout := bashDefaultTimeout
+	if seconds > 0 {
+		timeout = min(time.Duration(seconds*float64(time.Second)), bashMaxTimeout)
+	}
+	return runShell(ctx, env, command, timeout)
+}
+
+// runShell runs command in its own process group and returns its output,
+// capped. However the command ends — exit, timeout, cancellation — its whole
+// group is killed before runShell returns, so nothing it started in the
+// background outlives it, and no such process can hold the output pipe open.
+func runShell(ctx context.Context, env Env, command string, timeout time.Duration) Result {
+	shell, err := exec.LookPath("bash")
+	if err != nil {
+		shell = "/bin/sh"
+	}
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	// The command writes straight into a pipe of ours (no copying goroutine
+	// in os/exec), so Wait returns as soon as the shell itself exits.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return failure("bash", "%v", err)
+	}
+	cmd := exec.CommandContext(runCtx, shell, "-c", command)
+	cmd.Dir = env.Cwd
+	cmd.Env = env.Environ
+	cmd.Stdout = pw
+	cmd.Stderr = pw
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	cmd.WaitDelay = bashDrainGrace
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return failure("bash", "start %s: %v", shell, err)
+	}
+	pw.Close()
+
+	out := newCappedBuffer(outputCap)
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		io.Copy(out, pr)
+	}()
+
+	waitErr := cmd.Wait()
+	killGroup(cmd.Process) // what the command left in the background
+	select {
+	case <-drained:
+	case <-time.After(bashDrainGrace):
+		// A process that left the group still holds the pipe: stop reading.
+		pr.Close()
+		<-drained
+	}
+	pr.Close()
+
+	var b strings.Builder
+	b.WriteString(out.String())
+	note := func(s string) {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+	}
+	res := Result{}
+	switch {
+	case waitErr == nil:
+	case ctx.Err() != nil:
+		note("[cancelled; the command was killed]")
+		res.IsError = true
+	case runCtx.Err() != nil:
+		note(fmt.Sprintf("[timed out after %v; the command was killed]", timeout))
+		res.IsError = true
+	default:
+		var exitErr *exec.ExitError
+		if errors.As(waitErr, &exitErr) {
+			note(fmt.Sprintf("[%v]", exitErr))
+		} else {
+			note(fmt.Sprintf("[%v]", waitErr))
+		}
+		res.IsError = true
+	}
+	if b.Len() == 0 {
+		b.WriteString("[no output]")
+	}
+	res.Output = b.String()
+	return res
+}
