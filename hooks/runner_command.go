@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -49,6 +50,11 @@ func (e *Engine) runCommand(ctx context.Context, ev Event, en *Entry, input []by
 	cmd.WaitDelay = pipeGrace
 
 	if err := cmd.Start(); err != nil {
+		// exec blames sh for a working directory that is missing.
+		var pe *fs.PathError
+		if _, serr := os.Stat(cmd.Dir); cmd.Dir != "" && errors.As(serr, &pe) {
+			return nil, fmt.Errorf("cannot start sh -c in %s: %v", cmd.Dir, pe.Err)
+		}
 		return nil, fmt.Errorf("cannot start sh -c: %v", err)
 	}
 	err := cmd.Wait()

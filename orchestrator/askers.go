@@ -116,7 +116,61 @@ type relay struct {
 	answer strings.Builder
 }
 
-func (r *relay) Text(chunk string) {
-	r.answer.WriteString(chunk)
-	r.s.sink.Emit(Text{Agent: r.agent, Text: chunk})
+// chain names the agent something came from, seen from the asking session.
+func (r *relay) chain(below string) string {
+	if below == "" {
+		return r.agent
+	}
+	return r.agent + "/" + below
+}
+
+func (r *relay) Text(agent, chunk string) {
+	if agent == "" {
+		r.answer.WriteString(chunk)
+	}
+	r.s.sink.Emit(Text{Agent: r.chain(agent), Text: chunk})
+}
+
+func (r *relay) ToolCall(u agentproc.ToolUpdate) {
+	if u.Hook {
+		return // the asked agent's own hook runs: listed there, not here
+	}
+	agent := r.chain(u.Agent)
+	switch {
+	case u.Start && u.Status != agentproc.StatusFailed && u.Status != agentproc.StatusCompleted:
+		r.s.sink.Emit(ToolStarted{Agent: agent, ID: u.ID, Name: u.Tool, Subject: u.Subject, Input: u.Input})
+	case u.Status == agentproc.StatusCompleted || u.Status == agentproc.StatusFailed:
+		status := ToolCompleted
+		switch {
+		case u.DeniedBy != "":
+			status = ToolDenied
+		case u.Status == agentproc.StatusFailed:
+			status = ToolFailed
+		}
+		summary := ""
+		if status != ToolCompleted {
+			summary = firstLine(u.Output)
+		}
+		r.s.sink.Emit(ToolEnded{Agent: agent, ID: u.ID, Name: u.Tool, Subject: u.Subject, Status: status, Output: u.Output, Summary: summary, DeniedBy: u.DeniedBy})
+	}
+}
+
+func (r *relay) Permission(ctx context.Context, req agentproc.PermissionRequest) agentproc.PermissionAnswer {
+	ans := r.s.sink.Consent(ctx, ConsentRequest{Agent: r.chain(req.Agent), ID: req.ID, Tool: req.Tool, Subject: req.Subject, Input: req.Input})
+	switch ans {
+	case AllowOnce:
+		return agentproc.AllowOnce
+	case AllowAlways:
+		return agentproc.AllowAlways
+	case RejectOnce:
+		return agentproc.RejectOnce
+	case RejectAlways:
+		return agentproc.RejectAlways
+	}
+	return agentproc.Refused
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

@@ -26,7 +26,7 @@ func (emptyRoot) OpenFile(name string, flag experimentalsys.Oflag, _ fs.FileMode
 	case isRoot(name) && flag&(experimentalsys.O_RDWR|experimentalsys.O_WRONLY) != 0:
 		return nil, experimentalsys.EISDIR
 	case isRoot(name):
-		return &emptyDir{}, 0
+		return &emptyDir{seekFunc: rewind}, 0
 	case flag&experimentalsys.O_CREAT != 0 && !strings.Contains(strings.TrimSuffix(name, "/"), "/"):
 		return nil, experimentalsys.EROFS
 	}
@@ -87,6 +87,7 @@ var emptyDirStat = sys.Stat_t{Mode: fs.ModeDir | 0o555, Nlink: 2}
 // emptyDir is the open "/": a folder with no entries.
 type emptyDir struct {
 	experimentalsys.DirFile
+	seekFunc[int64] // rewind
 }
 
 // Dev implements experimentalsys.File.
@@ -110,8 +111,9 @@ func (*emptyDir) Close() experimentalsys.Errno { return 0 }
 // Stat implements experimentalsys.File.
 func (*emptyDir) Stat() (sys.Stat_t, experimentalsys.Errno) { return emptyDirStat, 0 }
 
-// Seek implements experimentalsys.File: only a rewind, which changes nothing.
-func (*emptyDir) Seek(offset int64, whence int) (int64, experimentalsys.Errno) {
+// rewind is the folder's Seek (see seekFunc): only a rewind, which changes
+// nothing, is allowed.
+func rewind(offset int64, whence int) (int64, experimentalsys.Errno) {
 	if offset == 0 && whence == 0 {
 		return 0, 0
 	}

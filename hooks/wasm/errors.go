@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -20,8 +21,8 @@ var ErrStdoutTooLarge = fmt.Errorf("stdout larger than %d bytes", MaxStdout)
 // ExitError is the failure of a module that exited with a non-zero code.
 type ExitError struct {
 	Code uint32
-	// Stderr is the start of what the module wrote on stderr, at most 300
-	// bytes, trimmed.
+	// Stderr is the start of what the module wrote on stderr: at most 300
+	// bytes, without trailing blank space.
 	Stderr string
 }
 
@@ -77,19 +78,22 @@ func (e *CrashError) Error() string {
 	return fmt.Sprintf("crashed: %s: %s", e.Trap, e.Stderr)
 }
 
-// quote is the part of stderr a failure shows: its first 300 bytes, cut at
-// a character boundary, trimmed.
+// quote is the part of stderr a failure shows: its first 300 bytes, never
+// a character cut in half, without trailing blank space (as for a command
+// hook).
 func quote(b []byte) string {
-	if len(b) > stderrQuoted {
+	if len(b) >= stderrQuoted {
 		b = b[:stderrQuoted]
-		for range utf8.UTFMax - 1 {
-			if r, size := utf8.DecodeLastRune(b); r != utf8.RuneError || size != 1 {
+		for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+			if utf8.RuneStart(b[i]) {
+				if !utf8.FullRune(b[i:]) {
+					b = b[:i]
+				}
 				break
 			}
-			b = b[:len(b)-1]
 		}
 	}
-	return strings.TrimSpace(string(b))
+	return strings.TrimRightFunc(string(b), unicode.IsSpace)
 }
 
 // trapText is the first line of a wazero call error, without the function

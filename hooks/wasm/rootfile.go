@@ -14,11 +14,11 @@ import (
 // by name through the same root when the guest rewinds it, so that its
 // listing is fresh, and that reopening is confined like the first open.
 type rootFile struct {
-	experimentalsys.UnimplementedFile
-	fs   *rootFS
-	name string
-	flag experimentalsys.Oflag
-	file *os.File
+	seekFunc[int64] // f.seek
+	fs              *rootFS
+	name            string
+	flag            experimentalsys.Oflag
+	file            *os.File
 
 	// st holds the parts of the status that do not change while open.
 	st *sys.Stat_t
@@ -151,9 +151,9 @@ func (f *rootFile) Pread(buf []byte, off int64) (int, experimentalsys.Errno) {
 	return n, f.errno(err)
 }
 
-// Seek implements experimentalsys.File. Rewinding a folder marks it for
+// seek is the file's Seek (see seekFunc). Rewinding a folder marks it for
 // reopening; any other seek on a folder is refused.
-func (f *rootFile) Seek(offset int64, whence int) (int64, experimentalsys.Errno) {
+func (f *rootFile) seek(offset int64, whence int) (int64, experimentalsys.Errno) {
 	if f.closed {
 		return 0, experimentalsys.EBADF
 	}

@@ -1,9 +1,9 @@
 package wasm
 
 import (
-	"errors"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -22,17 +22,24 @@ type rootFS struct {
 }
 
 // errnoOf maps an error from os.Root to the errno the guest reads. os.Root
-// refuses a path leading outside the folder with an error that is no system
-// errno; the guest reads it as EPERM.
+// words some refusals as plain errors rather than system errnos; the one
+// for a path leading outside the folder becomes EPERM.
 func errnoOf(err error) experimentalsys.Errno {
-	if err == nil {
+	switch {
+	case err == nil:
 		return 0
-	}
-	e := experimentalsys.UnwrapOSError(err)
-	if e == experimentalsys.EIO && !errors.Is(err, syscall.EIO) {
+	case escapes(err):
 		return experimentalsys.EPERM
+	case strings.HasSuffix(err.Error(), "not a directory"):
+		return experimentalsys.ENOTDIR
 	}
-	return e
+	return experimentalsys.UnwrapOSError(err)
+}
+
+// escapes reports whether err is os.Root's refusal of a path (or a link)
+// that leads outside its folder; the os package does not export it.
+func escapes(err error) bool {
+	return strings.HasSuffix(err.Error(), "path escapes from parent")
 }
 
 // osFlag translates wazero's open flags to the os package's.
@@ -82,7 +89,9 @@ func (r *rootFS) OpenFile(name string, flag experimentalsys.Oflag, perm fs.FileM
 	if err != nil {
 		return nil, errnoOf(err)
 	}
-	return &rootFile{fs: r, name: name, flag: flag, file: f}, 0
+	rf := &rootFile{fs: r, name: name, flag: flag, file: f}
+	rf.seekFunc = rf.seek
+	return rf, 0
 }
 
 // Lstat implements experimentalsys.FS.

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	goruntime "runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -54,6 +57,8 @@ type Runtime struct {
 	modules map[string]*module // by path
 	closed  bool
 	bg      sync.WaitGroup // compilations and pruning under way
+
+	compiles atomic.Int32 // compilations started, for the tests
 }
 
 // module is one module file compiled. Each has its own wazero runtime, so
@@ -135,6 +140,7 @@ func (r *Runtime) acquire(ctx context.Context, path string) (*module, error) {
 		m = &module{path: path, size: st.Size(), mtime: st.ModTime(), ready: make(chan struct{})}
 		r.modules[path] = m
 		r.bg.Add(1)
+		r.compiles.Add(1)
 		go r.compile(m)
 	}
 	m.refs++
@@ -236,7 +242,7 @@ func (r *Runtime) compile(m *module) {
 	}
 	m.rt, m.code, err = compileOn(ctx, cfg, bin)
 	if err != nil {
-		m.err = &LoadError{File: file, Reason: reason(err)}
+		m.err = &LoadError{File: file, Reason: r.compileReason(err)}
 		if r.ctx.Err() != nil {
 			m.err = errClosed
 		}
@@ -288,6 +294,21 @@ func reason(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// minPagesOver finds wazero's refusal of a module whose memory starts
+// larger than the limit.
+var minPagesOver = regexp.MustCompile(`min (\d+) pages \([^)]*\) over limit`)
+
+// compileReason words a compilation failure, the memory limit plainly.
+func (r *Runtime) compileReason(err error) string {
+	if m := minPagesOver.FindStringSubmatch(err.Error()); m != nil {
+		pages, _ := strconv.ParseInt(m[1], 10, 64)
+		const mib = 1 << 20
+		return fmt.Sprintf("it needs %d MiB of memory at start, more than the %d MiB a module may have",
+			(pages*pageSize+mib-1)/mib, int64(r.memoryPages())*pageSize/mib)
+	}
+	return reason(err)
 }
 
 // startPrune prunes the cache once per Runtime, in the background, after a

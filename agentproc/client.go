@@ -1,0 +1,225 @@
+package agentproc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+
+	acp "github.com/coder/acp-go-sdk"
+)
+
+// client is the parent's side of the connection: it passes the child's
+// updates and permission requests to the running prompt's Handler. It
+// offers no file system and no terminal: the child has its own tools.
+type client struct{ a *Agent }
+
+var _ acp.Client = client{}
+
+// SessionUpdate is called for each notification, one at a time, in order.
+func (c client) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
+	a := c.a
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	t := a.turn
+	if t == nil || t.h == nil || n.SessionId != a.session {
+		return nil // late, or not about this prompt
+	}
+	switch u := n.Update; {
+	case u.AgentMessageChunk != nil:
+		if txt := u.AgentMessageChunk.Content.Text; txt != nil {
+			t.h.Text("", txt.Text)
+		}
+	case u.AgentThoughtChunk != nil:
+		// Only the text of the agents an mm child asks is relayed; its
+		// other thoughts and notices are not part of the hand-off.
+		m := readMeta(u.AgentThoughtChunk.Meta)
+		if txt := u.AgentThoughtChunk.Content.Text; txt != nil && m.Agent != "" && m.Notice == "" {
+			t.h.Text(m.Agent, txt.Text)
+		}
+	case u.ToolCall != nil:
+		tc := u.ToolCall
+		m := readMeta(tc.Meta)
+		t.h.ToolCall(ToolUpdate{
+			Agent:    m.Agent,
+			ID:       string(tc.ToolCallId),
+			Start:    true,
+			Tool:     m.Tool,
+			Subject:  m.Subject,
+			Title:    tc.Title,
+			Kind:     string(tc.Kind),
+			Status:   string(tc.Status),
+			Input:    rawJSON(tc.RawInput),
+			Output:   contentText(tc.Content),
+			DeniedBy: m.Denied,
+			Hook:     m.Hook,
+		})
+	case u.ToolCallUpdate != nil:
+		tu := u.ToolCallUpdate
+		m := readMeta(tu.Meta)
+		t.h.ToolCall(ToolUpdate{
+			Agent:    m.Agent,
+			ID:       string(tu.ToolCallId),
+			Tool:     m.Tool,
+			Subject:  m.Subject,
+			Title:    deref(tu.Title),
+			Kind:     string(deref(tu.Kind)),
+			Status:   string(deref(tu.Status)),
+			Input:    rawJSON(tu.RawInput),
+			Output:   contentText(tu.Content),
+			DeniedBy: m.Denied,
+			Hook:     m.Hook,
+		})
+	}
+	return nil
+}
+
+// RequestPermission relays the child's request to the Handler. The answer
+// is the offered option of the matching kind; a request nobody answered
+// (the prompt ended, or no option fits) is cancelled.
+func (c client) RequestPermission(ctx context.Context, p acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
+	a := c.a
+	cancelled := acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeCancelled()}
+	a.mu.Lock()
+	t := a.turn
+	if t == nil || t.h == nil || p.SessionId != a.session {
+		a.mu.Unlock()
+		return cancelled, nil
+	}
+	t.perms.Add(1)
+	a.mu.Unlock()
+	defer t.perms.Done()
+
+	pctx, cancel := context.WithCancel(t.ctx)
+	defer cancel()
+	defer context.AfterFunc(ctx, cancel)()
+
+	tc := p.ToolCall
+	m := readMeta(tc.Meta)
+	ans := t.h.Permission(pctx, PermissionRequest{
+		Agent:   m.Agent,
+		ID:      string(tc.ToolCallId),
+		Tool:    m.Tool,
+		Subject: m.Subject,
+		Title:   deref(tc.Title),
+		Kind:    string(deref(tc.Kind)),
+		Input:   rawJSON(tc.RawInput),
+	})
+	if pctx.Err() != nil {
+		return cancelled, nil
+	}
+	if id, ok := pickOption(p.Options, ans); ok {
+		return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(id)}, nil
+	}
+	return cancelled, nil
+}
+
+// pickOption finds the option for an answer: the kind it names, or for an
+// "always" answer the "once" kind when "always" is not offered. Refused is
+// a one-time rejection.
+func pickOption(opts []acp.PermissionOption, ans PermissionAnswer) (acp.PermissionOptionId, bool) {
+	var kinds []acp.PermissionOptionKind
+	switch ans {
+	case AllowOnce:
+		kinds = []acp.PermissionOptionKind{acp.PermissionOptionKindAllowOnce}
+	case AllowAlways:
+		kinds = []acp.PermissionOptionKind{acp.PermissionOptionKindAllowAlways, acp.PermissionOptionKindAllowOnce}
+	case RejectAlways:
+		kinds = []acp.PermissionOptionKind{acp.PermissionOptionKindRejectAlways, acp.PermissionOptionKindRejectOnce}
+	default: // RejectOnce, Refused
+		kinds = []acp.PermissionOptionKind{acp.PermissionOptionKindRejectOnce}
+	}
+	for _, k := range kinds {
+		for _, o := range opts {
+			if o.Kind == k {
+				return o.OptionId, true
+			}
+		}
+	}
+	return "", false
+}
+
+// The child gets no file system and no terminal from its parent.
+
+func (client) ReadTextFile(context.Context, acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
+	return acp.ReadTextFileResponse{}, acp.NewMethodNotFound(acp.ClientMethodFsReadTextFile)
+}
+
+func (client) WriteTextFile(context.Context, acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
+	return acp.WriteTextFileResponse{}, acp.NewMethodNotFound(acp.ClientMethodFsWriteTextFile)
+}
+
+func (client) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
+	return acp.CreateTerminalResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalCreate)
+}
+
+func (client) KillTerminal(context.Context, acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
+	return acp.KillTerminalResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalKill)
+}
+
+func (client) TerminalOutput(context.Context, acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
+	return acp.TerminalOutputResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalOutput)
+}
+
+func (client) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
+	return acp.ReleaseTerminalResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalRelease)
+}
+
+func (client) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
+	return acp.WaitForTerminalExitResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalWaitForExit)
+}
+
+// meta is what an mm child adds under "_meta"."mm" (see the package
+// documentation).
+type meta struct {
+	Agent   string `json:"agent"`
+	Tool    string `json:"tool"`
+	Subject string `json:"subject"`
+	Denied  string `json:"denied"`
+	Hook    bool   `json:"hook"`
+	Notice  string `json:"notice"`
+}
+
+func readMeta(m map[string]any) meta {
+	var v meta
+	if raw, ok := m["mm"]; ok {
+		if b, err := json.Marshal(raw); err == nil {
+			_ = json.Unmarshal(b, &v) // a foreign "mm" key is ignored
+		}
+	}
+	return v
+}
+
+// contentText joins the text blocks of a tool call's content.
+func contentText(cs []acp.ToolCallContent) string {
+	var parts []string
+	for _, c := range cs {
+		if c.Content != nil && c.Content.Content.Text != nil {
+			parts = append(parts, c.Content.Content.Text.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// rawJSON encodes a decoded rawInput again, leaving &, < and > as they are
+// (hooks read them so).
+func rawJSON(v any) json.RawMessage {
+	if v == nil {
+		return nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil
+	}
+	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}

@@ -1,0 +1,205 @@
+// Command fakeagent is an ACP agent for agentproc's tests. It is started as
+// mm would be ("-acp --config <file>") and answers each prompt according to
+// its first word:
+//
+//	echo a b c    streams "a", " b", " c"
+//	tool          a tool call and its completion, then "done"
+//	nested        text and a tool call from an asked agent, a private
+//	              thought, a notice, then "ok"
+//	permission    asks permission and answers "selected <id>" or "cancelled"
+//	wait          "waiting", then waits for session/cancel, then "stopped"
+//	hang          "hanging", then ignores everything
+//	stubborn      "ok", and no longer exits when stdin closes
+//	crash         writes to stderr and exits with status 2
+//	stop <reason> ends the turn with that stop reason
+//	fail          answers with a JSON-RPC error
+//	env           "<cwd> <MM_ASKED_DEPTH>"
+//	spawn         starts "sleep 1000" in its process group, answers its pid
+//
+// A configuration file named "fail-start" makes it fail at once, as mm does
+// on a configuration error; one named "mute" makes it exit at once without
+// a word.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	acp "github.com/coder/acp-go-sdk"
+)
+
+type agent struct {
+	conn     *acp.AgentSideConnection
+	stubborn atomic.Bool
+}
+
+func main() {
+	if len(os.Args) != 4 || os.Args[1] != "-acp" || os.Args[2] != "--config" {
+		fmt.Fprintf(os.Stderr, "usage: fakeagent -acp --config <file>, got %q\n", os.Args[1:])
+		os.Exit(2)
+	}
+	switch filepath.Base(os.Args[3]) {
+	case "fail-start":
+		fmt.Fprintln(os.Stderr, "[config error: fail-start: broken]")
+		os.Exit(1)
+	case "mute":
+		os.Exit(0)
+	}
+	a := &agent{}
+	a.conn = acp.NewAgentSideConnection(a, os.Stdout, os.Stdin)
+	a.conn.SetLogger(slog.New(slog.DiscardHandler))
+	<-a.conn.Done()
+	if a.stubborn.Load() {
+		select {}
+	}
+}
+
+func (a *agent) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
+	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: []acp.AuthMethod{}}, nil
+}
+
+func (a *agent) NewSession(context.Context, acp.NewSessionRequest) (acp.NewSessionResponse, error) {
+	return acp.NewSessionResponse{SessionId: "s1"}, nil
+}
+
+func (a *agent) Cancel(context.Context, acp.CancelNotification) error { return nil }
+
+func (a *agent) say(ctx context.Context, sid acp.SessionId, u acp.SessionUpdate) {
+	_ = a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: sid, Update: u})
+}
+
+func mmMeta(m map[string]any) map[string]any { return map[string]any{"mm": m} }
+
+func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {
+	sid := p.SessionId
+	text := p.Prompt[0].Text.Text
+	words := strings.Fields(text)
+	end := acp.PromptResponse{StopReason: acp.StopReasonEndTurn}
+	switch words[0] {
+	case "echo":
+		for i, w := range words[1:] {
+			if i > 0 {
+				w = " " + w
+			}
+			a.say(ctx, sid, acp.UpdateAgentMessageText(w))
+		}
+	case "tool":
+		start := acp.StartToolCall("call_1", "bash: ls",
+			acp.WithStartKind(acp.ToolKindExecute),
+			acp.WithStartStatus(acp.ToolCallStatusInProgress),
+			acp.WithStartRawInput(map[string]any{"command": "ls && echo <x>"}))
+		start.ToolCall.Meta = mmMeta(map[string]any{"tool": "bash", "subject": "ls"})
+		a.say(ctx, sid, start)
+		a.say(ctx, sid, acp.UpdateToolCall("call_1",
+			acp.WithUpdateStatus(acp.ToolCallStatusCompleted),
+			acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock("a.txt"))})))
+		a.say(ctx, sid, acp.UpdateAgentMessageText("done"))
+	case "nested":
+		deep := acp.UpdateAgentThoughtText("deep text")
+		deep.AgentThoughtChunk.Meta = mmMeta(map[string]any{"agent": "checker"})
+		a.say(ctx, sid, deep)
+		a.say(ctx, sid, acp.UpdateAgentThoughtText("private"))
+		notice := acp.UpdateAgentThoughtText("a notice")
+		notice.AgentThoughtChunk.Meta = mmMeta(map[string]any{"agent": "checker", "notice": "info"})
+		a.say(ctx, sid, notice)
+		call := acp.StartToolCall("checker/call_9", "[checker] read_file: a.txt",
+			acp.WithStartKind(acp.ToolKindRead), acp.WithStartStatus(acp.ToolCallStatusFailed))
+		call.ToolCall.Meta = mmMeta(map[string]any{"agent": "checker", "tool": "read_file", "subject": "a.txt", "denied": "hook"})
+		a.say(ctx, sid, call)
+		a.say(ctx, sid, acp.UpdateAgentMessageText("ok"))
+	case "permission":
+		a.say(ctx, sid, acp.StartToolCall("call_2", "write_file: x.txt",
+			acp.WithStartKind(acp.ToolKindEdit), acp.WithStartStatus(acp.ToolCallStatusPending)))
+		// Wait for the client's answer even once cancelled: the ACP client
+		// must answer "cancelled" then.
+		resp, err := a.conn.RequestPermission(context.WithoutCancel(ctx), acp.RequestPermissionRequest{
+			SessionId: sid,
+			ToolCall: acp.ToolCallUpdate{
+				ToolCallId: "call_2",
+				Title:      acp.Ptr("write_file: x.txt"),
+				Kind:       acp.Ptr(acp.ToolKindEdit),
+				RawInput:   map[string]any{"path": "x.txt"},
+				Meta:       mmMeta(map[string]any{"tool": "write_file", "subject": "x.txt"}),
+			},
+			Options: []acp.PermissionOption{
+				{Kind: acp.PermissionOptionKindAllowOnce, Name: "Allow once", OptionId: "opt-ao"},
+				{Kind: acp.PermissionOptionKindAllowAlways, Name: "Allow always", OptionId: "opt-aa"},
+				{Kind: acp.PermissionOptionKindRejectOnce, Name: "Reject once", OptionId: "opt-ro"},
+				{Kind: acp.PermissionOptionKindRejectAlways, Name: "Reject always", OptionId: "opt-ra"},
+			},
+		})
+		switch {
+		case err != nil:
+			a.say(context.WithoutCancel(ctx), sid, acp.UpdateAgentMessageText("error"))
+		case resp.Outcome.Selected != nil:
+			a.say(ctx, sid, acp.UpdateAgentMessageText("selected "+string(resp.Outcome.Selected.OptionId)))
+		default:
+			a.say(context.WithoutCancel(ctx), sid, acp.UpdateAgentMessageText("cancelled"))
+		}
+		if ctx.Err() != nil {
+			return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+		}
+	case "wait":
+		a.say(ctx, sid, acp.UpdateAgentMessageText("waiting"))
+		<-ctx.Done()
+		a.say(context.WithoutCancel(ctx), sid, acp.UpdateAgentMessageText("stopped"))
+		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+	case "hang":
+		a.say(ctx, sid, acp.UpdateAgentMessageText("hanging"))
+		select {}
+	case "stubborn":
+		a.stubborn.Store(true)
+		a.say(ctx, sid, acp.UpdateAgentMessageText("ok"))
+	case "crash":
+		fmt.Fprint(os.Stderr, "boom: the fake agent crashed\nsecond line\n")
+		os.Exit(2)
+	case "stop":
+		return acp.PromptResponse{StopReason: acp.StopReason(words[1])}, nil
+	case "fail":
+		return acp.PromptResponse{}, errors.New("model unreachable")
+	case "env":
+		wd, _ := os.Getwd()
+		a.say(ctx, sid, acp.UpdateAgentMessageText(wd+" "+os.Getenv("MM_ASKED_DEPTH")))
+	case "spawn":
+		cmd := exec.Command("sleep", "1000")
+		if err := cmd.Start(); err != nil {
+			return acp.PromptResponse{}, err
+		}
+		a.say(ctx, sid, acp.UpdateAgentMessageText(strconv.Itoa(cmd.Process.Pid)))
+	default:
+		return acp.PromptResponse{}, fmt.Errorf("unknown prompt %q", text)
+	}
+	return end, nil
+}
+
+func (a *agent) Authenticate(context.Context, acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
+	return acp.AuthenticateResponse{}, nil
+}
+
+func (a *agent) CloseSession(context.Context, acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
+	return acp.CloseSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionClose)
+}
+
+func (a *agent) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
+	return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
+}
+
+func (a *agent) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
+	return acp.ResumeSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionResume)
+}
+
+func (a *agent) SetSessionConfigOption(context.Context, acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
+	return acp.SetSessionConfigOptionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionSetConfigOption)
+}
+
+func (a *agent) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+	return acp.SetSessionModeResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionSetMode)
+}

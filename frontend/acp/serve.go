@@ -1,0 +1,300 @@
+package acp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/mm-agent/mm/orchestrator"
+)
+
+// Session is what the front end needs of an orchestrator session.
+type Session interface {
+	Prompt(ctx context.Context, text string) error
+	Commands() []orchestrator.Command
+	Close() error
+}
+
+// Options configure Serve.
+type Options struct {
+	// Session is the template of every session's options; Serve sets Cwd
+	// (from session/new) and Sink.
+	Session orchestrator.Options
+	// Version is mm's version, sent in initialize.
+	Version string
+	// NewSession starts a session; nil means orchestrator.New.
+	NewSession func(ctx context.Context, opts orchestrator.Options) (Session, error)
+}
+
+// Serve speaks ACP as an agent on in and out until in ends or ctx is done,
+// then closes every session. errw gets the lines an editor shows in its
+// agent log: hooks' failure reports and protocol problems.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, errw io.Writer, opts Options) error {
+	if opts.NewSession == nil {
+		opts.NewSession = newOrchestratorSession
+	}
+	log := &lineLog{w: errw}
+	s := &server{
+		ctx:      context.WithoutCancel(ctx),
+		opts:     opts,
+		log:      log,
+		out:      &watchWriter{w: out},
+		sessions: map[acp.SessionId]*session{},
+		ready:    make(chan struct{}),
+	}
+	s.conn = acp.NewAgentSideConnection(s, s.out, in)
+	s.conn.SetLogger(slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	close(s.ready)
+	var err error
+	select {
+	case <-s.conn.Done():
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	s.closeAll()
+	return err
+}
+
+func newOrchestratorSession(ctx context.Context, opts orchestrator.Options) (Session, error) {
+	s, err := orchestrator.New(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// server is the ACP agent.
+type server struct {
+	// ctx outlives every request: updates are sent on it, so that the last
+	// ones of a cancelled turn still go out.
+	ctx  context.Context
+	opts Options
+	log  *lineLog
+	out  *watchWriter
+	// conn is set once ready is closed: a request may come in before.
+	conn  *acp.AgentSideConnection
+	ready chan struct{}
+
+	mu       sync.Mutex
+	sessions map[acp.SessionId]*session
+	closed   bool
+}
+
+// session is one ACP session.
+type session struct {
+	id   acp.SessionId
+	orch Session
+	sink *sink
+
+	turnMu sync.Mutex // one prompt at a time
+
+	mu     sync.Mutex
+	cancel context.CancelFunc // the running prompt's, or nil
+}
+
+var _ acp.Agent = (*server)(nil)
+
+func (s *server) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
+	return acp.InitializeResponse{
+		ProtocolVersion: acp.ProtocolVersionNumber,
+		AgentCapabilities: acp.AgentCapabilities{
+			SessionCapabilities: acp.SessionCapabilities{Close: &acp.SessionCloseCapabilities{}},
+		},
+		AgentInfo:   &acp.Implementation{Name: "mm", Version: s.opts.Version},
+		AuthMethods: []acp.AuthMethod{},
+	}, nil
+}
+
+func (s *server) Authenticate(context.Context, acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
+	return acp.AuthenticateResponse{}, nil
+}
+
+// NewSession starts an orchestrator session in the client's cwd, and once
+// the client knows the session's id, advertises its /ask… commands.
+func (s *server) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.NewSessionResponse, error) {
+	if !filepath.IsAbs(p.Cwd) {
+		return acp.NewSessionResponse{}, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %q is not an absolute path", p.Cwd)})
+	}
+	<-s.ready
+	id := acp.SessionId(newSessionID())
+	sk := &sink{
+		conn:         s.conn,
+		ctx:          s.ctx,
+		log:          s.log,
+		id:           id,
+		cwd:          p.Cwd,
+		displayHooks: s.opts.Session.Config != nil && s.opts.Session.Config.DisplayHooks,
+	}
+	o := s.opts.Session
+	o.Cwd = p.Cwd
+	o.Sink = sk
+	orch, err := s.opts.NewSession(s.ctx, o)
+	if err != nil {
+		s.log.line("mm: " + err.Error())
+		return acp.NewSessionResponse{}, &acp.RequestError{Code: -32603, Message: err.Error()}
+	}
+	ss := &session{id: id, orch: orch, sink: sk}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		orch.Close()
+		return acp.NewSessionResponse{}, acp.NewInternalError(map[string]any{"error": "mm is shutting down"})
+	}
+	s.sessions[id] = ss
+	s.mu.Unlock()
+
+	if cmds := orch.Commands(); len(cmds) > 0 {
+		s.out.afterResponse(string(id), func() { sk.commands(cmds) })
+	}
+	return acp.NewSessionResponse{SessionId: id}, nil
+}
+
+// Prompt runs one turn. Its updates are sent before the response; a turn
+// cancelled by session/cancel ends with the stop reason cancelled, a failed
+// one with a JSON-RPC error carrying its message.
+func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {
+	ss := s.session(p.SessionId)
+	if ss == nil {
+		return acp.PromptResponse{}, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown session %q", p.SessionId)})
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ss.turnMu.Lock()
+	defer ss.turnMu.Unlock()
+	if ctx.Err() != nil {
+		// Cancelled, or replaced by a newer prompt, while it waited.
+		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+	}
+	ss.mu.Lock()
+	ss.cancel = cancel
+	ss.mu.Unlock()
+	defer func() {
+		ss.mu.Lock()
+		ss.cancel = nil
+		ss.mu.Unlock()
+	}()
+
+	err := ss.orch.Prompt(ctx, promptText(p.Prompt))
+	ss.sink.endTurn()
+	if ctx.Err() != nil {
+		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+	}
+	if err != nil {
+		return acp.PromptResponse{}, &acp.RequestError{Code: -32603, Message: err.Error()}
+	}
+	return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
+}
+
+// Cancel has nothing to do: the connection has already cancelled the
+// running prompt's context.
+func (s *server) Cancel(context.Context, acp.CancelNotification) error { return nil }
+
+// CloseSession cancels the session's turn, if any, and closes it.
+func (s *server) CloseSession(_ context.Context, p acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
+	s.mu.Lock()
+	ss := s.sessions[p.SessionId]
+	delete(s.sessions, p.SessionId)
+	s.mu.Unlock()
+	if ss == nil {
+		return acp.CloseSessionResponse{}, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown session %q", p.SessionId)})
+	}
+	s.closeSession(ss)
+	return acp.CloseSessionResponse{}, nil
+}
+
+func (s *server) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
+	return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
+}
+
+func (s *server) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
+	return acp.ResumeSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionResume)
+}
+
+func (s *server) SetSessionConfigOption(context.Context, acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
+	return acp.SetSessionConfigOptionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionSetConfigOption)
+}
+
+func (s *server) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+	return acp.SetSessionModeResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionSetMode)
+}
+
+func (s *server) session(id acp.SessionId) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions[id]
+}
+
+// closeAll closes every session, once their turns are over.
+func (s *server) closeAll() {
+	s.mu.Lock()
+	s.closed = true
+	sessions := s.sessions
+	s.sessions = nil
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, ss := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.closeSession(ss)
+		}()
+	}
+	wg.Wait()
+}
+
+func (s *server) closeSession(ss *session) {
+	ss.mu.Lock()
+	if ss.cancel != nil {
+		ss.cancel()
+	}
+	ss.mu.Unlock()
+	ss.turnMu.Lock()
+	defer ss.turnMu.Unlock()
+	if err := ss.orch.Close(); err != nil {
+		s.log.line("mm: close session: " + err.Error())
+	}
+}
+
+// promptText joins the prompt's text, a linked resource standing as its URI.
+func promptText(blocks []acp.ContentBlock) string {
+	var b strings.Builder
+	for _, c := range blocks {
+		switch {
+		case c.Text != nil:
+			b.WriteString(c.Text.Text)
+		case c.ResourceLink != nil:
+			b.WriteString(c.ResourceLink.Uri)
+		}
+	}
+	return b.String()
+}
+
+func newSessionID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return "mm-" + hex.EncodeToString(b[:])
+}
+
+// lineLog writes whole lines to the error stream, one writer at a time.
+type lineLog struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lineLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lineLog) line(s string) {
+	l.Write([]byte(strings.TrimRight(s, "\n") + "\n"))
+}

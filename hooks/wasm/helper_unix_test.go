@@ -1,0 +1,38 @@
+//go:build unix
+
+package wasm
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+)
+
+// helperEnv puts the test binary in helper mode: it runs one module in a
+// fresh Runtime, as a new mm process would, and prints the time the run
+// took, the process's peak resident memory (KiB) and the module's stdout.
+// BenchmarkProcessFirstRun uses it.
+const helperEnv = "MM_WASM_TEST_HELPER"
+
+func helper(spec string) int {
+	var module, cache string
+	if _, err := fmt.Sscanf(spec, "%s %s", &module, &cache); err != nil {
+		fmt.Fprintln(os.Stderr, "helper:", err)
+		return 2
+	}
+	start := time.Now()
+	r := New(Options{CacheDir: cache})
+	out, err := r.Run(context.Background(), Spec{Module: module, Stdin: guardInput("ls -la"), Cwd: os.TempDir()})
+	elapsed := time.Since(start)
+	r.Close(context.Background())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "helper:", err)
+		return 1
+	}
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	fmt.Printf("%d %d %s", elapsed.Nanoseconds(), ru.Maxrss, out)
+	return 0
+}
