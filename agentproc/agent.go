@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -113,8 +114,12 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 		exited: make(chan struct{}),
 		done:   make(chan struct{}),
 	}
-	a.conn = acp.NewClientSideConnection(client{a}, inW, outR)
+	// Nothing is read before the connection is set up: its reader would
+	// race with SetLogger.
+	ready := make(chan struct{})
+	a.conn = acp.NewClientSideConnection(client{a}, inW, gatedReader{outR, ready})
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
+	close(ready)
 	go a.wait()
 
 	if err := a.open(ctx, opts.Cwd); err != nil {
@@ -303,6 +308,17 @@ func rpcMessage(re *acp.RequestError) string {
 		}
 	}
 	return msg
+}
+
+// gatedReader reads nothing until open is closed.
+type gatedReader struct {
+	r    io.Reader
+	open <-chan struct{}
+}
+
+func (g gatedReader) Read(p []byte) (int, error) {
+	<-g.open
+	return g.r.Read(p)
 }
 
 // Close stops the child: its stdin is closed, which ends an mm child, and

@@ -48,11 +48,13 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, errw io.Writer, opt
 		log:      log,
 		out:      &watchWriter{w: out},
 		sessions: map[acp.SessionId]*session{},
-		ready:    make(chan struct{}),
 	}
-	s.conn = acp.NewAgentSideConnection(s, s.out, in)
+	// Nothing is read before the connection is set up: the connection's
+	// reader would race with SetLogger, a request with s.conn.
+	ready := make(chan struct{})
+	s.conn = acp.NewAgentSideConnection(s, s.out, gatedReader{in, ready})
 	s.conn.SetLogger(slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	close(s.ready)
+	close(ready)
 	var err error
 	select {
 	case <-s.conn.Done():
@@ -79,9 +81,7 @@ type server struct {
 	opts Options
 	log  *lineLog
 	out  *watchWriter
-	// conn is set once ready is closed: a request may come in before.
-	conn  *acp.AgentSideConnection
-	ready chan struct{}
+	conn *acp.AgentSideConnection
 
 	mu       sync.Mutex
 	sessions map[acp.SessionId]*session
@@ -123,7 +123,6 @@ func (s *server) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.New
 	if !filepath.IsAbs(p.Cwd) {
 		return acp.NewSessionResponse{}, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %q is not an absolute path", p.Cwd)})
 	}
-	<-s.ready
 	id := acp.SessionId(newSessionID())
 	sk := &sink{
 		conn:         s.conn,
@@ -281,6 +280,17 @@ func newSessionID() string {
 	var b [12]byte
 	rand.Read(b[:])
 	return "mm-" + hex.EncodeToString(b[:])
+}
+
+// gatedReader reads nothing until open is closed.
+type gatedReader struct {
+	r    io.Reader
+	open <-chan struct{}
+}
+
+func (g gatedReader) Read(p []byte) (int, error) {
+	<-g.open
+	return g.r.Read(p)
 }
 
 // lineLog writes whole lines to the error stream, one writer at a time.
