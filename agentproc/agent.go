@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	acp "github.com/coder/acp-go-sdk"
@@ -42,6 +43,7 @@ type Agent struct {
 	grace   time.Duration
 	cmd     *exec.Cmd
 	stdin   *os.File // our end of the child's stdin
+	in      watchedWriter
 	stdout  *os.File // our end of the child's stdout
 	stderr  *headBuffer
 	conn    *acp.ClientSideConnection
@@ -114,10 +116,11 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 		exited: make(chan struct{}),
 		done:   make(chan struct{}),
 	}
+	a.in.w = inW
 	// Nothing is read before the connection is set up: its reader would
 	// race with SetLogger.
 	ready := make(chan struct{})
-	a.conn = acp.NewClientSideConnection(client{a}, inW, gatedReader{outR, ready})
+	a.conn = acp.NewClientSideConnection(client{a}, &a.in, gatedReader{outR, ready})
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
 	close(ready)
 	go a.wait()
@@ -256,9 +259,15 @@ func (a *Agent) promptError(resp acp.PromptResponse, err error) error {
 // cause says why a request failed: the child's death ("exited (…)", died
 // set), or its JSON-RPC error.
 func (a *Agent) cause(err error) (cause string, died bool) {
+	gone := a.in.failed.Load()
 	select {
 	case <-a.conn.Done():
-		// The child closed its output: it is exiting, or should be.
+		gone = true
+	default:
+	}
+	if gone {
+		// The child closed its output or its input: it is exiting, or
+		// should be.
 		t := time.NewTimer(a.grace)
 		select {
 		case <-a.exited:
@@ -268,7 +277,6 @@ func (a *Agent) cause(err error) (cause string, died bool) {
 		}
 		t.Stop()
 		return a.exitCause(), true
-	default:
 	}
 	var re *acp.RequestError
 	if errors.As(err, &re) {
@@ -308,6 +316,21 @@ func rpcMessage(re *acp.RequestError) string {
 		}
 	}
 	return msg
+}
+
+// watchedWriter remembers that a write failed: the child no longer reads
+// its stdin, so a request that failed to go out tells of its end.
+type watchedWriter struct {
+	w      io.Writer
+	failed atomic.Bool
+}
+
+func (ww *watchedWriter) Write(p []byte) (int, error) {
+	n, err := ww.w.Write(p)
+	if err != nil {
+		ww.failed.Store(true)
+	}
+	return n, err
 }
 
 // gatedReader reads nothing until open is closed.

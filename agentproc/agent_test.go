@@ -247,7 +247,9 @@ func TestPickOptionWithoutAlways(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
-	a := start(t, "agent.yaml", 0)
+	// A grace long enough for a loaded machine: the child must stop by
+	// itself here, not be killed.
+	a := start(t, "agent.yaml", wait)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r := &recorder{onText: func(s string) {

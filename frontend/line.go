@@ -153,3 +153,15 @@ func askConsent(in lineReader, out io.Writer, echo bool, req orchestrator.Consen
 		}
 	}
 }
+
+// TerminalConsent asks the person at a terminal, reading answers from in
+// and writing questions to out (mm --ask). Questions are asked one at a time.
+func TerminalConsent(in io.Reader, out io.Writer) func(context.Context, orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
+	var mu sync.Mutex
+	r := newPipeReader(in)
+	return func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
+		mu.Lock()
+		defer mu.Unlock()
+		return askConsent(r, out, true, req)
+	}
+}

@@ -198,7 +198,7 @@ func TestBackgroundChildren(t *testing.T) {
 	}{
 		// The child holds stdout open: killing the shell alone would leave
 		// the run waiting on the pipe.
-		{"timeout kills the group", `sleep 60 & echo $! > "$T/pid"; sleep 60`, 300 * time.Millisecond, "failed", "timed out after 300ms", false},
+		{"timeout kills the group", `sleep 60 & echo $! > "$T/pid"; sleep 60`, time.Second, "failed", "timed out after 1s", false},
 		{"a child holding stdout after a success", `sleep 60 & echo $! > "$T/pid"; echo '{"context":"done"}'`, 0, "context (4 chars)", "", false},
 		{"a child holding stderr after a failure", `sleep 60 >/dev/null & echo $! > "$T/pid"; exit 2`, 0, "failed", "exit status 2", false},
 		{"a detached child is left alone", `sleep 60 </dev/null >/dev/null 2>&1 & echo $! > "$T/pid"`, 0, "continue", "", true},

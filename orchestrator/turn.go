@@ -76,10 +76,7 @@ func (s *Session) runTurn(ctx context.Context, text string) error {
 	t := s.newTurn()
 	pg := s.hooks.PreGeneration(ctx, text, t.observe)
 	if pg.Stop {
-		marker := "[prompt blocked by a hook]"
-		if pg.Reason != "" {
-			marker = "[prompt blocked by a hook: " + pg.Reason + "]"
-		}
+		marker := pg.Marker()
 		s.appendHistory(
 			llm.Message{Role: llm.RoleUser, Content: marker},
 			llm.Message{Role: llm.RoleAssistant, Content: pg.Response},

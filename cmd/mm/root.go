@@ -164,12 +164,16 @@ func runRoot(ctx context.Context, f flags, args []string) int {
 			fmt.Fprintf(os.Stderr, "[ask: no question: mm --ask %s \"<question>\"]\n", name)
 			return 2
 		}
-		ictx, cancel := signal.NotifyContext(ctx, os.Interrupt)
-		defer cancel()
-		return frontend.Ask(ictx, question, frontend.AskOptions{
+		opts := frontend.AskOptions{
 			Session: session(true), Agent: name, WithContext: withContext, Transcript: transcript,
 			Stdout: os.Stdout, Stderr: os.Stderr,
-		})
+		}
+		if stdinTTY && !withContext {
+			opts.Consent = frontend.TerminalConsent(os.Stdin, os.Stderr)
+		}
+		ictx, cancel := signal.NotifyContext(ctx, os.Interrupt)
+		defer cancel()
+		return frontend.Ask(ictx, question, opts)
 	case f.tui:
 		fmt.Fprintln(os.Stderr, "mm -tui: the window is not part of this version yet; run mm for the line mode")
 		return 2

@@ -352,7 +352,7 @@ func TestTurns(t *testing.T) {
 		}},
 		{prompt: "consent", answer: "allow_once", want: []string{
 			`{"_meta":{"mm":{"subject":"x.txt","tool":"write_file"}},"kind":"edit","locations":[{"path":"/work/project/x.txt"}],"rawInput":{"content":"hi","path":"x.txt"},"sessionUpdate":"tool_call","status":"pending","title":"write_file: x.txt","toolCallId":"c1"}`,
-			`{"rawInput":{"content":"hi","path":"x.txt"},"sessionUpdate":"tool_call_update","status":"in_progress","toolCallId":"c1"}`,
+			`{"_meta":{"mm":{"subject":"x.txt","tool":"write_file"}},"rawInput":{"content":"hi","path":"x.txt"},"sessionUpdate":"tool_call_update","status":"in_progress","toolCallId":"c1"}`,
 			`{"_meta":{"mm":{"subject":"x.txt","tool":"write_file"}},"content":[{"content":{"text":"wrote 2 bytes","type":"text"},"type":"content"}],"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"c1"}`,
 		}, perms: []string{"c1"}},
 		{prompt: "consent", answer: "reject_once", want: []string{
@@ -362,7 +362,7 @@ func TestTurns(t *testing.T) {
 		{prompt: "nested consent", answer: "allow_always", want: []string{
 			`{"_meta":{"mm":{"agent":"expert","subject":"make","tool":"bash"}},"kind":"execute","rawInput":{"command":"make"},"sessionUpdate":"tool_call","status":"pending","title":"[expert] bash: make","toolCallId":"expert/c7"}`,
 			// Allowed, but the turn ended before the call ran.
-			`{"sessionUpdate":"tool_call_update","status":"failed","toolCallId":"expert/c7"}`,
+			`{"_meta":{"mm":{"agent":"expert","subject":"make","tool":"bash"}},"sessionUpdate":"tool_call_update","status":"failed","toolCallId":"expert/c7"}`,
 		}, perms: []string{"expert/c7"}},
 		{prompt: "unnamed", want: []string{
 			`{"_meta":{"mm":{"subject":"ls","tool":"bash"}},"kind":"execute","rawInput":{"command":"ls"},"sessionUpdate":"tool_call","status":"in_progress","title":"bash: ls","toolCallId":"mm-call-1"}`,
@@ -469,7 +469,7 @@ func TestCancel(t *testing.T) {
 		}},
 		{"consent then cancel", []string{
 			`{"_meta":{"mm":{"subject":"sleep 9","tool":"bash"}},"kind":"execute","rawInput":{"command":"sleep 9"},"sessionUpdate":"tool_call","status":"pending","title":"bash: sleep 9","toolCallId":"c1"}`,
-			`{"sessionUpdate":"tool_call_update","status":"failed","toolCallId":"c1"}`,
+			`{"_meta":{"mm":{"subject":"sleep 9","tool":"bash"}},"sessionUpdate":"tool_call_update","status":"failed","toolCallId":"c1"}`,
 		}},
 	}
 	for _, tt := range tests {

@@ -35,7 +35,11 @@ type sink struct {
 	seq int
 }
 
-type openCall struct{ title string }
+// openCall is what later updates of an announced call repeat.
+type openCall struct {
+	title string
+	meta  map[string]any
+}
 
 var _ orchestrator.Sink = (*sink)(nil)
 
@@ -55,11 +59,13 @@ func (k *sink) Emit(ev orchestrator.Event) {
 		k.send(u)
 	case orchestrator.ToolStarted:
 		id := k.callID(ev.Agent, ev.ID, ev.Name, ev.Subject, false)
-		if _, ok := k.open[id]; ok {
+		if c, ok := k.open[id]; ok {
 			// Announced when consent was asked.
-			k.send(acp.UpdateToolCall(acp.ToolCallId(id),
+			u := acp.UpdateToolCall(acp.ToolCallId(id),
 				acp.WithUpdateStatus(acp.ToolCallStatusInProgress),
-				acp.WithUpdateRawInput(rawInput(ev.Input))))
+				acp.WithUpdateRawInput(rawInput(ev.Input)))
+			u.ToolCallUpdate.Meta = c.meta
+			k.send(u)
 			return
 		}
 		k.announce(id, ev.Agent, ev.Name, ev.Subject, ev.Input, acp.ToolCallStatusInProgress)
@@ -156,7 +162,7 @@ func (k *sink) announce(id, agent, name, subject string, input json.RawMessage, 
 	if k.open == nil {
 		k.open = map[string]openCall{}
 	}
-	k.open[id] = openCall{title: title}
+	k.open[id] = openCall{title: title, meta: u.ToolCall.Meta}
 }
 
 // Consent asks the client: the call is announced (pending), then
@@ -225,8 +231,10 @@ func (k *sink) commands(cmds []orchestrator.Command) {
 func (k *sink) endTurn() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	for id := range k.open {
-		k.send(acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusFailed)))
+	for id, c := range k.open {
+		u := acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusFailed))
+		u.ToolCallUpdate.Meta = c.meta
+		k.send(u)
 	}
 	k.open = nil
 	k.unnamed = nil

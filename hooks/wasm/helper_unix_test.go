@@ -6,6 +6,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -31,8 +33,23 @@ func helper(spec string) int {
 		fmt.Fprintln(os.Stderr, "helper:", err)
 		return 1
 	}
+	fmt.Printf("%d %d %s", elapsed.Nanoseconds(), peakRSS(), out)
+	return 0
+}
+
+// peakRSS is the process's peak resident memory in KiB. On Linux it is
+// read from /proc (VmHWM): getrusage's figure, after a fork and exec, may
+// be the parent's.
+func peakRSS() int64 {
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+				kib, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+				return kib
+			}
+		}
+	}
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	fmt.Printf("%d %d %s", elapsed.Nanoseconds(), ru.Maxrss, out)
-	return 0
+	return ru.Maxrss
 }

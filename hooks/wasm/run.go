@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/sys"
 )
 
@@ -81,7 +82,7 @@ func (r *Runtime) Run(ctx context.Context, s Spec) ([]byte, error) {
 		cfg = cfg.WithEnv(k, s.Env[k])
 	}
 
-	mod, err := m.rt.InstantiateModule(runCtx, m.code, cfg)
+	mod, err := m.rt.InstantiateModule(experimental.WithMemoryAllocator(runCtx, memoryAllocator), m.code, cfg)
 	if mod != nil {
 		mod.Close(context.Background())
 	}

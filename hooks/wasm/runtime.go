@@ -217,6 +217,7 @@ func (r *Runtime) compile(m *module) {
 	ctx := experimental.WithCompilationWorkers(r.ctx, max(2, goruntime.GOMAXPROCS(0)))
 	cfg := wazero.NewRuntimeConfig().
 		WithCloseOnContextDone(true).
+		WithDebugInfoEnabled(false).
 		WithMemoryLimitPages(r.memoryPages())
 
 	if root := r.cacheDir(); root != "" {

@@ -25,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -54,12 +55,26 @@ func main() {
 		os.Exit(0)
 	}
 	a := &agent{}
-	a.conn = acp.NewAgentSideConnection(a, os.Stdout, os.Stdin)
+	ready := make(chan struct{})
+	a.conn = acp.NewAgentSideConnection(a, os.Stdout, gatedReader{os.Stdin, ready})
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
+	close(ready)
 	<-a.conn.Done()
 	if a.stubborn.Load() {
 		select {}
 	}
+}
+
+// gatedReader reads nothing until open is closed: a request must not come
+// in before a.conn is set.
+type gatedReader struct {
+	r    io.Reader
+	open <-chan struct{}
+}
+
+func (g gatedReader) Read(p []byte) (int, error) {
+	<-g.open
+	return g.r.Read(p)
 }
 
 func (a *agent) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
