@@ -64,6 +64,9 @@ type Reply struct {
 
 // Model is a chat model. Stream calls onText with each piece of text as it
 // arrives (onText may be nil) and returns the whole reply once the model is done.
+// Cancelling ctx ends Stream promptly with an error that wraps ctx.Err(). On
+// an error the Reply holds whatever had arrived; it is not a reply to act on.
+// A Model may be used by several goroutines at once.
 type Model interface {
 	Stream(ctx context.Context, req Request, onText func(string)) (Reply, error)
 }

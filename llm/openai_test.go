@@ -26,11 +26,11 @@ func serveStream(body []byte) http.HandlerFunc {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
-		for len(body) > 0 {
-			n := min(7, len(body))
-			w.Write(body[:n])
+		for rest := body; len(rest) > 0; {
+			n := min(7, len(rest))
+			w.Write(rest[:n])
 			w.(http.Flusher).Flush()
-			body = body[n:]
+			rest = rest[n:]
 		}
 	}
 }
@@ -484,6 +484,7 @@ func TestCancel(t *testing.T) {
 	first := []byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Once\"}}]}\n\n")
 	t.Run("mid-stream", func(t *testing.T) {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
 			w.Header().Set("Content-Type", "text/event-stream")
 			w.Write(first)
 			w.(http.Flusher).Flush()
@@ -506,6 +507,7 @@ func TestCancel(t *testing.T) {
 	t.Run("before the reply", func(t *testing.T) {
 		started := make(chan struct{})
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body) // so the server notices the client leave
 			close(started)
 			<-r.Context().Done() // a model still loading
 		}))

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -67,11 +68,12 @@ func loadScript(path string) (*scriptModel, error) {
 	return &scriptModel{path: path, rules: rules, spent: make([]bool, len(rules))}, nil
 }
 
-// unwrapPathError drops the path from an *os.PathError, which the caller
-// names already.
+// unwrapPathError drops the operation and path from an *os.PathError: the
+// caller names the file already.
 func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
 	return err
 }
@@ -81,7 +83,7 @@ func unwrapPathError(err error) error {
 func parseScript(b []byte) ([]scriptRule, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, err
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	if len(doc.Content) == 0 {
 		return nil, fmt.Errorf("the file is empty: it needs rules:")

@@ -136,10 +136,12 @@ func (r *relay) ToolCall(u agentproc.ToolUpdate) {
 		return // the asked agent's own hook runs: listed there, not here
 	}
 	agent := r.chain(u.Agent)
-	switch {
-	case u.Start && u.Status != agentproc.StatusFailed && u.Status != agentproc.StatusCompleted:
+	switch u.Status {
+	case agentproc.StatusInProgress:
+		// A call is announced pending while it waits for consent; it starts
+		// when it runs.
 		r.s.sink.Emit(ToolStarted{Agent: agent, ID: u.ID, Name: u.Tool, Subject: u.Subject, Input: u.Input})
-	case u.Status == agentproc.StatusCompleted || u.Status == agentproc.StatusFailed:
+	case agentproc.StatusCompleted, agentproc.StatusFailed:
 		status := ToolCompleted
 		switch {
 		case u.DeniedBy != "":

@@ -94,6 +94,9 @@ func startServer(ctx context.Context, srv MCPServer, env Env, timeout time.Durat
 	if strings.TrimSpace(srv.Command) == "" {
 		return &mcpConn{name: srv.Name, startErr: fmt.Errorf("mcp server %q: command is empty", srv.Name)}
 	}
+	if err := ctx.Err(); err != nil {
+		return fail("%v", context.Cause(ctx))
+	}
 	p, err := startProc(srv, env)
 	if err != nil {
 		return fail("%v", err)

@@ -3,7 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"net"
 	"slices"
 	"strings"
 	"testing"
@@ -50,22 +50,23 @@ func memServer(t *testing.T, block chan struct{}) *mcp.Server {
 	return s
 }
 
-// memSet connects an MCPSet to the in-process server, as server "mem".
-func memSet(t *testing.T, block chan struct{}) (*MCPSet, *mcp.ServerSession) {
+// memSet connects an MCPSet to the in-process server, as server "mem". The
+// returned pipe end is the server's: closing it is the server going away.
+func memSet(t *testing.T, block chan struct{}) (*MCPSet, net.Conn) {
 	t.Helper()
 	ctx := context.Background()
-	serverT, clientT := mcp.NewInMemoryTransports()
-	ss, err := memServer(t, block).Connect(ctx, serverT, nil)
+	serverEnd, clientEnd := net.Pipe()
+	_, err := memServer(t, block).Connect(ctx, &mcp.IOTransport{Reader: serverEnd, Writer: serverEnd}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := connect(ctx, "mem", clientT, nil, t.TempDir())
+	c, err := connect(ctx, "mem", &mcp.IOTransport{Reader: clientEnd, Writer: clientEnd}, nil, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	set := newMCPSet([]*mcpConn{c})
 	t.Cleanup(func() { set.Close() })
-	return set, ss
+	return set, serverEnd
 }
 
 func findTool(t *testing.T, set *MCPSet, name string) Tool {
@@ -135,7 +136,7 @@ func TestMCPCall(t *testing.T) {
 		{"mem__nothing", `{}`, "[no output]", false},
 		{"mem__echo", `{"text": `, `mem__echo: invalid input: not valid JSON (unexpected end of JSON input)`, true},
 		{"mem__echo", `[1]`, `mem__echo: invalid input: want a JSON object, got an array`, true},
-		{"mem__echo", `{"text": 5}`, `mcp server "mem": "echo": invalid params: validating "arguments": validating root: validating /properties/text: type: 5 has type "integer", want "string"`, true},
+		{"mem__echo", `{"text": 5}`, `validating "arguments": validating root: validating /properties/text: type: 5 has type "integer", want "string"`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool+" "+tt.input, func(t *testing.T) {
@@ -144,6 +145,16 @@ func TestMCPCall(t *testing.T) {
 				t.Errorf("got  %q (IsError %v)\nwant %q (IsError %v)", res.Output, res.IsError, tt.want, tt.wantErr)
 			}
 		})
+	}
+}
+
+func TestMCPUnknownTool(t *testing.T) {
+	set, _ := memSet(t, nil)
+	// A tool the server does not have (it could have dropped it since it listed its tools).
+	tool := newMCPTool(set.conns[0], "mem__gone", &mcp.Tool{Name: "gone"})
+	res := tool.Run(context.Background(), Env{}, json.RawMessage(`{}`))
+	if want := `mcp server "mem": "gone": unknown tool "gone"`; res.Output != want || !res.IsError {
+		t.Errorf("got %q (IsError %v), want %q", res.Output, res.IsError, want)
 	}
 }
 
@@ -172,19 +183,20 @@ func TestMCPCallCancel(t *testing.T) {
 }
 
 func TestMCPServerGoesAway(t *testing.T) {
-	set, ss := memSet(t, nil)
+	set, serverEnd := memSet(t, nil)
 	done := make(chan Result)
 	go func() { done <- findTool(t, set, "mem__block").Run(context.Background(), Env{}, nil) }()
 	time.Sleep(100 * time.Millisecond) // let the call reach the server (either way, it must fail)
-	ss.Close()
+	serverEnd.Close()
 	res := <-done
-	if !strings.HasPrefix(res.Output, `mcp server "mem" failed: `) || !res.IsError {
-		t.Errorf("got %q (IsError %v)", res.Output, res.IsError)
+	want := `mcp server "mem" failed: it closed the connection`
+	if res.Output != want || !res.IsError {
+		t.Errorf("got %q (IsError %v), want %q", res.Output, res.IsError, want)
 	}
 	// Later calls fail at once, naming the server.
 	res = findTool(t, set, "mem__echo").Run(context.Background(), Env{}, json.RawMessage(`{"text":"hi"}`))
-	if !strings.HasPrefix(res.Output, `mcp server "mem" failed: `) || !res.IsError {
-		t.Errorf("after: got %q (IsError %v)", res.Output, res.IsError)
+	if res.Output != want || !res.IsError {
+		t.Errorf("after: got %q (IsError %v), want %q", res.Output, res.IsError, want)
 	}
 	if st := set.Servers(); st[0].Err == nil {
 		t.Errorf("Servers() = %+v, want an error", st)
@@ -251,5 +263,3 @@ func TestServerEnviron(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
-
-var _ = errors.New

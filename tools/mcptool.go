@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"time"
@@ -85,6 +86,9 @@ func (c *mcpConn) call(ctx context.Context, tool string, args map[string]json.Ra
 	case errors.As(err, &rpcErr):
 		// The server is alive and refused the call (unknown tool, bad arguments…).
 		return Result{Output: fmt.Sprintf("mcp server %q: %q: %s", c.name, tool, rpcErr.Message), IsError: true}
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
+		err = errors.New("it closed the connection")
 	}
 	return Result{Output: fmt.Sprintf("mcp server %q failed: %v", c.name, c.markBroken(err)), IsError: true}
 }

@@ -178,6 +178,32 @@ var scripts = map[string]func(ctx context.Context, f *fakeSession) error{
 		f.emit(orchestrator.TurnEnded{Err: err})
 		return err
 	},
+	// The prompts of test/acp-conformance/client.mjs, answered as its
+	// scripted model would.
+	"hello conformance": func(ctx context.Context, f *fakeSession) error {
+		for _, w := range []string{"Hello", " from", " mm,", " streamed", " in", " pieces."} {
+			f.emit(orchestrator.Text{Text: w})
+		}
+		f.emit(orchestrator.TurnEnded{Answer: "Hello from mm, streamed in pieces."})
+		return nil
+	},
+	"run a command": func(ctx context.Context, f *fakeSession) error {
+		in := json.RawMessage(`{"command":"echo conformance"}`)
+		if f.consent(ctx, orchestrator.ConsentRequest{ID: "call_1", Tool: "bash", Subject: "echo conformance", Input: in}) == orchestrator.AllowOnce {
+			f.emit(
+				orchestrator.ToolStarted{ID: "call_1", Name: "bash", Subject: "echo conformance", Input: in},
+				orchestrator.ToolEnded{ID: "call_1", Name: "bash", Subject: "echo conformance", Status: orchestrator.ToolCompleted, Output: "conformance\n"},
+			)
+		}
+		f.emit(orchestrator.Text{Text: "ran it"}, orchestrator.TurnEnded{Answer: "ran it"})
+		return nil
+	},
+	"wait please": func(ctx context.Context, f *fakeSession) error {
+		f.emit(orchestrator.Text{Text: "this"})
+		<-ctx.Done()
+		f.emit(orchestrator.TurnEnded{Answer: "this", Err: errors.New("cancelled")})
+		return errors.New("cancelled")
+	},
 	"unnamed": func(ctx context.Context, f *fakeSession) error {
 		f.emit(
 			orchestrator.ToolStarted{Name: "bash", Subject: "ls", Input: json.RawMessage(`{"command":"ls"}`)},

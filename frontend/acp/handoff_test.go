@@ -10,28 +10,7 @@ import (
 	"testing"
 
 	"github.com/mm-agent/mm/agentproc"
-	"github.com/mm-agent/mm/mmconfigs"
-	"github.com/mm-agent/mm/orchestrator"
 )
-
-// childEnv makes the test binary an ACP agent over the fake sessions, to
-// stand for "mm -acp" in a hand-off.
-const childEnv = "MM_ACP_TEST_CHILD"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(childEnv) == "1" {
-		err := Serve(context.Background(), os.Stdin, os.Stdout, os.Stderr, Options{
-			Session:    orchestrator.Options{Config: &mmconfigs.Config{DisplayHooks: true}},
-			NewSession: (&sessions{}).new,
-		})
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
 
 // asker is the asking side's agentproc.Handler.
 type asker struct {

@@ -9,13 +9,15 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 )
 
-// memoryAllocator backs each instance's linear memory with a private
+// memoryAllocator returns the allocator that backs each instance's linear memory with a private
 // anonymous mapping reserved up to the memory's maximum. Growing the memory
 // then never copies it, its pages are zero without being cleared and take
 // room only once touched, and the end of the run gives it all back to the
 // system at once rather than leaving a large slice to the garbage
 // collector.
-var memoryAllocator experimental.MemoryAllocator = experimental.MemoryAllocatorFunc(mmapMemory)
+func memoryAllocator() experimental.MemoryAllocator {
+	return experimental.MemoryAllocatorFunc(mmapMemory)
+}
 
 func mmapMemory(capacity, maxBytes uint64) experimental.LinearMemory {
 	if maxBytes == 0 || maxBytes > math.MaxInt {

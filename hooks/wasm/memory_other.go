@@ -4,5 +4,6 @@ package wasm
 
 import "github.com/tetratelabs/wazero/experimental"
 
-// memoryAllocator is wazero's own (Go slices) on this system.
-var memoryAllocator experimental.MemoryAllocator
+// memoryAllocator returns nil: wazero's own allocator (Go slices) on this
+// system.
+func memoryAllocator() experimental.MemoryAllocator { return nil }

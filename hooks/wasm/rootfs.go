@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"syscall"
 	"time"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
@@ -62,8 +61,8 @@ func osFlag(flag experimentalsys.Oflag) int {
 		{experimentalsys.O_EXCL, os.O_EXCL},
 		{experimentalsys.O_TRUNC, os.O_TRUNC},
 		{experimentalsys.O_SYNC, os.O_SYNC},
-		{experimentalsys.O_DIRECTORY, syscall.O_DIRECTORY},
-		{experimentalsys.O_NOFOLLOW, syscall.O_NOFOLLOW},
+		{experimentalsys.O_DIRECTORY, oDirectory},
+		{experimentalsys.O_NOFOLLOW, oNoFollow},
 	} {
 		if flag&m.from != 0 {
 			f |= m.to

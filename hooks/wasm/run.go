@@ -82,7 +82,7 @@ func (r *Runtime) Run(ctx context.Context, s Spec) ([]byte, error) {
 		cfg = cfg.WithEnv(k, s.Env[k])
 	}
 
-	mod, err := m.rt.InstantiateModule(experimental.WithMemoryAllocator(runCtx, memoryAllocator), m.code, cfg)
+	mod, err := m.rt.InstantiateModule(experimental.WithMemoryAllocator(runCtx, memoryAllocator()), m.code, cfg)
 	if mod != nil {
 		mod.Close(context.Background())
 	}

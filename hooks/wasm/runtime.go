@@ -115,13 +115,45 @@ func (r *Runtime) cacheDir() string {
 }
 
 // acquire returns the module at path compiled, waiting for its compilation
-// if it is under way. A module file that changed since it was compiled is
-// compiled again. The caller must release the module.
+// if it is under way. The caller must release the module.
 func (r *Runtime) acquire(ctx context.Context, path string) (*module, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, &LoadError{File: filepath.Base(path), Reason: reason(err)}
 	}
+	m, err := r.lookup(path, st, true)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-m.ready:
+	case <-ctx.Done():
+		r.release(m)
+		return nil, ctx.Err()
+	}
+	if m.err != nil {
+		r.release(m)
+		return nil, m.err
+	}
+	return m, nil
+}
+
+// Preload starts compiling the modules at paths in the background, so that
+// their first runs need not wait: mm may call it once it knows a session's
+// wasm hooks. It returns at once; a module that cannot be loaded fails its
+// runs as usual.
+func (r *Runtime) Preload(paths ...string) {
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil {
+			r.lookup(p, st, false)
+		}
+	}
+}
+
+// lookup returns the module at path, starting its compilation if it is new
+// or if the file changed (size or time) since it was compiled; with use,
+// the caller holds it and must release it.
+func (r *Runtime) lookup(path string, st os.FileInfo, use bool) (*module, error) {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -143,21 +175,12 @@ func (r *Runtime) acquire(ctx context.Context, path string) (*module, error) {
 		r.compiles.Add(1)
 		go r.compile(m)
 	}
-	m.refs++
+	if use {
+		m.refs++
+	}
 	r.mu.Unlock()
 	if old != nil {
 		old.shut()
-	}
-
-	select {
-	case <-m.ready:
-	case <-ctx.Done():
-		r.release(m)
-		return nil, ctx.Err()
-	}
-	if m.err != nil {
-		r.release(m)
-		return nil, m.err
 	}
 	return m, nil
 }

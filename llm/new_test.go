@@ -1,0 +1,138 @@
+package llm
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		ref       string
+		providers map[string]Provider
+		// For an OpenAI-compatible model: what it talks to.
+		provider, model, baseURL, apiKeyEnv string
+		echo                                bool
+		wantErr                             string
+	}{
+		{ref: "ollama/qwen3:8b", provider: "ollama", model: "qwen3:8b", baseURL: "http://localhost:11434/v1"},
+		{ref: "llmman/qwen3-8b", provider: "llmman", model: "qwen3-8b", baseURL: "http://localhost:17434/v1"},
+		{ref: "llamacpp/unsloth/Qwen3-8B-GGUF", provider: "llamacpp", model: "unsloth/Qwen3-8B-GGUF", baseURL: "http://localhost:8080/v1"},
+		{ref: "lmstudio/qwen/qwen3-8b", provider: "lmstudio", model: "qwen/qwen3-8b", baseURL: "http://localhost:1234/v1"},
+		{ref: "openai/gpt-4o-mini", provider: "openai", model: "gpt-4o-mini", baseURL: "https://api.openai.com/v1", apiKeyEnv: "OPENAI_API_KEY"},
+		{
+			ref:       "ollama/qwen3:8b",
+			providers: map[string]Provider{"ollama": {BaseURL: "http://gpu.lan:11434/v1/"}},
+			provider:  "ollama", model: "qwen3:8b", baseURL: "http://gpu.lan:11434/v1",
+		},
+		{
+			ref:       "openai/gpt-4o",
+			providers: map[string]Provider{"openai": {BaseURL: "https://proxy.example/v1"}},
+			provider:  "openai", model: "gpt-4o", baseURL: "https://proxy.example/v1", apiKeyEnv: "OPENAI_API_KEY",
+		},
+		{
+			ref:       "openai/gpt-4o",
+			providers: map[string]Provider{"openai": {APIKeyEnv: "MY_KEY"}},
+			provider:  "openai", model: "gpt-4o", baseURL: "https://api.openai.com/v1", apiKeyEnv: "MY_KEY",
+		},
+		{
+			ref:       "groq/llama-3.3-70b",
+			providers: map[string]Provider{"groq": {BaseURL: "https://api.groq.com/openai/v1", APIKeyEnv: "GROQ_API_KEY"}},
+			provider:  "groq", model: "llama-3.3-70b", baseURL: "https://api.groq.com/openai/v1", apiKeyEnv: "GROQ_API_KEY",
+		},
+		{ref: "echo/x", echo: true},
+		{ref: "echo/any/thing", echo: true},
+
+		{ref: "gpt4", wantErr: `model "gpt4": want <provider>/<model>, e.g. ollama/qwen3:8b`},
+		{ref: "", wantErr: `model "": want <provider>/<model>, e.g. ollama/qwen3:8b`},
+		{ref: "/qwen3", wantErr: `model "/qwen3": want <provider>/<model>, e.g. ollama/qwen3:8b`},
+		{ref: "ollama/", wantErr: `model "ollama/": want <provider>/<model>, e.g. ollama/qwen3:8b`},
+		{ref: "echo/", wantErr: `model "echo/": want <provider>/<model>, e.g. ollama/qwen3:8b`},
+		{ref: "olama/qwen3:8b", wantErr: `model "olama/qwen3:8b": unknown provider "olama" (known: echo, llamacpp, llmman, lmstudio, ollama, openai, script)`},
+		{
+			ref:       "gorq/x",
+			providers: map[string]Provider{"groq": {BaseURL: "https://api.groq.com/openai/v1"}, "ollama": {BaseURL: "http://gpu:11434/v1"}},
+			wantErr:   `model "gorq/x": unknown provider "gorq" (known: echo, groq, llamacpp, llmman, lmstudio, ollama, openai, script)`,
+		},
+		{
+			ref:       "echo/x",
+			providers: map[string]Provider{"echo": {BaseURL: "http://localhost:1/v1"}},
+			wantErr:   `providers: "echo" is built into mm and takes no baseURL or apiKeyEnv; remove its entry`,
+		},
+		{
+			ref:       "ollama/x",
+			providers: map[string]Provider{"mybox": {APIKeyEnv: "K"}},
+			wantErr:   "providers.mybox: baseURL is empty; set it, e.g. http://localhost:8080/v1",
+		},
+		{
+			ref:       "mybox/x",
+			providers: map[string]Provider{"mybox": {BaseURL: "localhost:8080/v1"}},
+			wantErr:   `providers.mybox: baseURL "localhost:8080/v1": want an http:// or https:// URL, e.g. http://localhost:8080/v1`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ref, func(t *testing.T) {
+			m, err := New(tt.ref, Options{Providers: tt.providers})
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error:\n got %v\nwant %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.echo {
+				if _, ok := m.(echoModel); !ok {
+					t.Fatalf("got %T, want the echo model", m)
+				}
+				return
+			}
+			o, ok := m.(*openAIModel)
+			if !ok {
+				t.Fatalf("got %T, want an OpenAI-compatible model", m)
+			}
+			got := [4]string{o.provider, o.model, o.baseURL, o.apiKeyEnv}
+			want := [4]string{tt.provider, tt.model, tt.baseURL, tt.apiKeyEnv}
+			if got != want {
+				t.Errorf("got %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestNewScriptPaths(t *testing.T) {
+	abs, err := filepath.Abs("testdata/script/once.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		ref, configDir, path string
+	}{
+		{"script/once.yaml", "testdata/script", "testdata/script/once.yaml"},
+		{"script/script/once.yaml", "testdata", "testdata/script/once.yaml"},
+		{"script/testdata/script/once.yaml", "", "testdata/script/once.yaml"},
+		{"script/" + abs, "/nowhere", abs},
+	}
+	for _, tt := range tests {
+		m, err := New(tt.ref, Options{ConfigDir: tt.configDir})
+		if err != nil {
+			t.Errorf("%s: %v", tt.ref, err)
+			continue
+		}
+		if got := m.(*scriptModel).path; got != tt.path {
+			t.Errorf("%s in %q: path %q, want %q", tt.ref, tt.configDir, got, tt.path)
+		}
+	}
+}
+
+func BenchmarkNew(b *testing.B) {
+	for _, ref := range []string{"echo/x", "ollama/qwen3:8b", "script/testdata/script/fanout.yaml"} {
+		b.Run(ref, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := New(ref, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,274 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func loadTestScript(t *testing.T, name string) Model {
+	t.Helper()
+	m, err := New("script/"+name, Options{ConfigDir: "testdata/script"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// step is one model call of a scripted conversation.
+type step struct {
+	add     []Message // appended to the conversation before the call
+	want    Reply
+	pieces  []string
+	wantErr string
+}
+
+// play runs steps in order on m, appending each reply to the conversation.
+func play(t *testing.T, m Model, steps []step) {
+	t.Helper()
+	var msgs []Message
+	for i, s := range steps {
+		msgs = append(msgs, s.add...)
+		var pieces []string
+		got, err := m.Stream(t.Context(), Request{Messages: msgs}, func(p string) { pieces = append(pieces, p) })
+		if s.wantErr != "" {
+			if err == nil || err.Error() != s.wantErr {
+				t.Fatalf("step %d: error\n got %v\nwant %s", i+1, err, s.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("step %d: %v", i+1, err)
+		}
+		if !reflect.DeepEqual(got, s.want) {
+			t.Errorf("step %d: reply\n got %#v\nwant %#v", i+1, got, s.want)
+		}
+		if s.pieces != nil && !reflect.DeepEqual(pieces, s.pieces) {
+			t.Errorf("step %d: pieces\n got %q\nwant %q", i+1, pieces, s.pieces)
+		}
+		msgs = append(msgs, Message{Role: RoleAssistant, Content: got.Content, ToolCalls: got.ToolCalls})
+	}
+}
+
+func user(s string) Message { return Message{Role: RoleUser, Content: s} }
+
+func TestScriptBash(t *testing.T) {
+	play(t, loadTestScript(t, "bash.yaml"), []step{
+		{
+			add: []Message{{Role: RoleSystem, Content: "sys"}, user("Run ls -la")},
+			want: Reply{Content: "Running it.", FinishReason: "tool_calls", ToolCalls: []ToolCall{
+				{ID: "call_1", Name: "bash", Arguments: `{"command":"ls -la","timeout":30}`},
+			}},
+			pieces: []string{"Running ", "it."},
+		},
+		{
+			// No Name: the tool is found through the call id.
+			add:    []Message{{Role: RoleTool, ToolCallID: "call_1", Content: "a.txt\nb.txt"}},
+			want:   Reply{Content: "The command printed: a.txt\nb.txt", FinishReason: "stop"},
+			pieces: []string{"The ", "command ", "printed: ", "a.txt\n", "b.txt"},
+		},
+		{
+			add:  []Message{user("thanks")},
+			want: Reply{Content: "You said: thanks", FinishReason: "stop"},
+		},
+		{
+			// The output of another tool: afterTool: bash does not apply.
+			add: []Message{
+				{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "x", Name: "read_file"}}},
+				{Role: RoleTool, ToolCallID: "x", Name: "read_file", Content: "text"},
+			},
+			want: Reply{Content: "You said: thanks", FinishReason: "stop"},
+		},
+	})
+}
+
+func TestScriptFanOut(t *testing.T) {
+	play(t, loadTestScript(t, "fanout.yaml"), []step{
+		{
+			add: []Message{user("ask everyone: tea")},
+			want: Reply{FinishReason: "tool_calls", ToolCalls: []ToolCall{
+				{ID: "call_1", Name: "ask_agent", Arguments: `{"agent":"expert","question":"What is tea?"}`},
+				{ID: "call_2", Name: "ask_agent", Arguments: `{"agent":"critic","question":"What is wrong with tea?","withContext":true}`},
+				{ID: "call_3", Name: "ask_agent", Arguments: `{"agent":"historian","question":"Where does tea come from?"}`},
+				{ID: "call_4", Name: "ask_agent", Arguments: `{"agent":"poet","question":"A line on <tea> & more","tags":["short","tea"],"weight":0.5,"extra":null}`},
+			}},
+		},
+		{
+			add: []Message{
+				{Role: RoleTool, ToolCallID: "call_1", Content: "A drink."},
+				{Role: RoleTool, ToolCallID: "call_2", Content: "Too hot."},
+				{Role: RoleTool, ToolCallID: "call_3", Content: "China."},
+				{Role: RoleTool, ToolCallID: "call_4", Content: "Leaves\nin water."},
+			},
+			want: Reply{Content: "All four answered:\n\nA drink.\n\nToo hot.\n\nChina.\n\nLeaves\nin water.", FinishReason: "stop"},
+		},
+	})
+}
+
+func TestScriptPieces(t *testing.T) {
+	m := loadTestScript(t, "pieces.yaml")
+	var pieces []string
+	got, err := m.Stream(t.Context(), Request{Messages: []Message{user("slow")}}, func(p string) { pieces = append(pieces, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "This answer is long enough to be cut into fifty pieces of about the same length, each one written after a short pause, like a model would write."
+	if got.Content != text || strings.Join(pieces, "") != text || len(pieces) != 50 {
+		t.Errorf("got %d pieces of %q, want 50 of %q", len(pieces), got.Content, text)
+	}
+	play(t, m, []step{
+		{add: []Message{user("words")}, want: Reply{Content: " one two  three\nfour ", FinishReason: "stop"},
+			pieces: []string{" one ", "two  ", "three\n", "four "}},
+		{add: []Message{user("tiny")}, want: Reply{Content: "abc", FinishReason: "stop"},
+			pieces: []string{"a", "b", "c"}},
+	})
+}
+
+func TestScriptOnce(t *testing.T) {
+	play(t, loadTestScript(t, "once.yaml"), []step{
+		{add: []Message{user("hello")}, want: Reply{Content: "Hello, first time.", FinishReason: "stop"}},
+		{add: []Message{user("hello")}, want: Reply{Content: "Hello again.", FinishReason: "stop"}},
+		{add: []Message{user("hello")}, want: Reply{Content: "Hello again.", FinishReason: "stop"}},
+		{add: []Message{user("bye")}, wantErr: `script testdata/script/once.yaml: no rule matches the last message (user): "bye"; add a rule for it (a rule without when: matches anything)`},
+		{add: []Message{user(strings.Repeat("é", 100))}, wantErr: `script testdata/script/once.yaml: no rule matches the last message (user): "` + strings.Repeat("é", 80) + `…"; add a rule for it (a rule without when: matches anything)`},
+	})
+	_, err := loadTestScript(t, "once.yaml").Stream(t.Context(), Request{}, nil)
+	if want := "script testdata/script/once.yaml: no rule matches an empty conversation"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+func TestScriptOnceConcurrent(t *testing.T) {
+	m := loadTestScript(t, "once.yaml")
+	var mu sync.Mutex
+	count := map[string]int{}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			r, err := m.Stream(context.Background(), Request{Messages: []Message{user("hello")}}, nil)
+			if err != nil {
+				t.Error(err)
+			}
+			mu.Lock()
+			count[r.Content]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if count["Hello, first time."] != 1 || count["Hello again."] != 7 {
+		t.Errorf("answers: %v", count)
+	}
+}
+
+func TestScriptFailAndRaw(t *testing.T) {
+	play(t, loadTestScript(t, "fail.yaml"), []step{
+		{add: []Message{user("crash now")}, wantErr: "HTTP 500: crash now broke it"},
+		{add: []Message{user("garbage")}, want: Reply{FinishReason: "tool_calls", ToolCalls: []ToolCall{
+			{ID: "call_1", Name: "bash", Arguments: `{"command": "garbage`},
+		}}},
+	})
+}
+
+func TestScriptCancel(t *testing.T) {
+	m := loadTestScript(t, "fail.yaml")
+	for _, q := range []string{"slow", "quiet"} {
+		ctx, cancel := context.WithCancel(t.Context())
+		go cancel()
+		_, err := m.Stream(ctx, Request{Messages: []Message{user(q)}}, nil)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: got %v, want context.Canceled", q, err)
+		}
+	}
+}
+
+func TestScriptErrors(t *testing.T) {
+	tests := []struct{ file, want string }{
+		{"syntax.yaml", "line 2: did not find expected ',' or ']'"},
+		{"empty.yaml", "the file is empty: it needs rules:"},
+		{"norules.yaml", "no rules: the file needs a rules: list"},
+		{"unknown_top.yaml", `unknown key "rule" (line 1); known: rules, delay, pieces`},
+		{"unknown_rule.yaml", `rule 2: unknown key "sya" (line 4); known: when, role, afterTool, once, say, fail, pieces, delay, calls`},
+		{"twice.yaml", `rule 1: key "say" given twice (line 3)`},
+		{"rule_text.yaml", "rule 1 (line 2): want a map of keys, e.g. when: and say:"},
+		{"regexp.yaml", "rule 1: when (line 2): error parsing regexp: missing closing ): `(unclosed`"},
+		{"group.yaml", "rule 1: say (line 3): {{2}}: the when regexp has no group 2"},
+		{"placeholder.yaml", "rule 1: say (line 2): unknown placeholder {{answer}}; known: {{question}}, {{last}}, {{output}}, {{outputs}}, and the when regexp's groups as {{1}} or {{name}}"},
+		{"says_nothing.yaml", "rule 1 (line 2): says nothing: give it say, calls or fail"},
+		{"role.yaml", `rule 1: role (line 2): "human" is not a role: want user or tool (or assistant, system)`},
+		{"delay.yaml", `rule 1: delay (line 2): "fast" is not a duration: want e.g. 20ms or 1.5s`},
+		{"pieces.yaml", `rule 1: pieces (line 3): "0": want a whole number of at least 1`},
+		{"fail_say.yaml", "rule 1: fail (line 2): a failing rule cannot also say or call"},
+		{"call_name.yaml", "rule 1: call 1 (line 3): no name: say which tool to call"},
+		{"call_key.yaml", `rule 1: call 1: unknown key "arguments" (line 4); known: name, args, rawArgs`},
+		{"call_args.yaml", "rule 1: call 1: args (line 4): want a map of argument names to values"},
+		{"args_inf.yaml", "rule 1: call 1: args.n (line 4): .inf is not a number JSON can hold"},
+		{"missing.yaml", "no such file or directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			_, err := New("script/bad/"+tt.file, Options{ConfigDir: "testdata/script"})
+			want := "script " + filepath.Join("testdata/script/bad", tt.file) + ": " + tt.want
+			if err == nil || err.Error() != want {
+				t.Errorf("got  %v\nwant %s", err, want)
+			}
+		})
+	}
+}
+
+func TestSplitPieces(t *testing.T) {
+	tests := []struct {
+		text string
+		n    int
+		want []string
+	}{
+		{"", 0, nil},
+		{"", 3, nil},
+		{"word", 0, []string{"word"}},
+		{"  lead and trail  ", 0, []string{"  lead ", "and ", "trail  "}},
+		{"a\n\nb", 0, []string{"a\n\n", "b"}},
+		{"abcdef", 3, []string{"ab", "cd", "ef"}},
+		{"abcdefg", 3, []string{"ab", "cd", "efg"}},
+		{"héllo", 5, []string{"h", "é", "l", "l", "o"}},
+		{"ab", 5, []string{"a", "b"}},
+	}
+	for _, tt := range tests {
+		if got := splitPieces(tt.text, tt.n); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("splitPieces(%q, %d) = %q, want %q", tt.text, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestExpand(t *testing.T) {
+	fill := func(name string) string { return "<" + name + ">" }
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"{{question}}", "<question>"},
+		{"a {{ last }} b {{1}}{{topic}}", "a <last> b <1><topic>"},
+		{"{{.Go}} and {{ x y }} stay", "{{.Go}} and {{ x y }} stay"},
+		{"{{unclosed", "{{unclosed"},
+		{"}}{{output}}{{", "}}<output>{{"},
+		{"{{{{last}}}}", "{{<last>}}"},
+	}
+	for _, tt := range tests {
+		if got := expand(tt.in, fill); got != tt.want {
+			t.Errorf("expand(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func BenchmarkScript(b *testing.B) {
+	m, err := New("script/testdata/script/fanout.yaml", Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := Request{Messages: []Message{user("ask everyone: tea")}}
+	for b.Loop() {
+		if _, err := m.Stream(context.Background(), req, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
