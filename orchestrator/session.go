@@ -113,7 +113,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			if opts.NoModel {
 				break
 			}
-			return nil, &ConfigError{Path: path, Msg: "model: " + err.Error()}
+			return nil, &ConfigError{Path: path, Msg: err.Error()}
 		}
 		s.model = m
 	}

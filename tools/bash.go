@@ -57,8 +57,11 @@ func (bashTool) Run(ctx context.Context, env Env, input json.RawMessage) Result 
 		return failure("bash", "invalid input: \"timeout\" must be a positive number of seconds")
 	}
 	timeout := bashDefaultTimeout
-	if seconds > 0 {
-		timeout = min(time.Duration(seconds*float64(time.Second)), bashMaxTimeout)
+	switch {
+	case seconds > bashMaxTimeout.Seconds():
+		timeout = bashMaxTimeout
+	case seconds > 0:
+		timeout = time.Duration(seconds * float64(time.Second))
 	}
 	return runShell(ctx, env, command, timeout)
 }
@@ -71,6 +74,9 @@ func runShell(ctx context.Context, env Env, command string, timeout time.Duratio
 	shell, err := exec.LookPath("bash")
 	if err != nil {
 		shell = "/bin/sh"
+	}
+	if ctx.Err() != nil {
+		return Result{Output: "[cancelled; the command was not run]", IsError: true}
 	}
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

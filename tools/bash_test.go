@@ -175,3 +175,21 @@ func TestBashFallsBackToSh(t *testing.T) {
 		t.Errorf("got %q (IsError %v), want %q", res.Output, res.IsError, "/bin/sh\n")
 	}
 }
+
+func TestBashLimits(t *testing.T) {
+	env := testEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := bashTool{}.Run(ctx, env, json.RawMessage(`{"command": "touch ran"}`))
+	if want := "[cancelled; the command was not run]"; res.Output != want || !res.IsError {
+		t.Errorf("cancelled before: got %q (IsError %v), want %q", res.Output, res.IsError, want)
+	}
+	if _, err := os.Stat(filepath.Join(env.Cwd, "ran")); err == nil {
+		t.Error("the command ran")
+	}
+	// A huge timeout is the maximum, not an overflow.
+	res = runTool(t, bashTool{}, env, `{"command": "echo hi", "timeout": 1e300}`)
+	if res.Output != "hi\n" || res.IsError {
+		t.Errorf("huge timeout: got %q (IsError %v)", res.Output, res.IsError)
+	}
+}

@@ -96,6 +96,7 @@ func TestReadFile(t *testing.T) {
 		{"blank path", `{"path": ""}`, `read_file: invalid input: "path" is empty`, true},
 		{"fractional offset", `{"path": "a.txt", "offset": 1.5}`, `read_file: invalid input: "offset" and "limit" must be whole numbers from 1`, true},
 		{"negative limit", `{"path": "a.txt", "limit": -1}`, `read_file: invalid input: "offset" and "limit" must be whole numbers from 1`, true},
+		{"huge offset", `{"path": "a.txt", "offset": 1e300}`, "read_file: offset 9007199254740992 is past the end of a.txt (3 lines)", true},
 		{"offset as a string", `{"path": "a.txt", "offset": "3"}`, "three\n[line 3 of 3 shown (the end of the file)]", false},
 	}
 	for _, tt := range tests {

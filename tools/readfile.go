@@ -59,7 +59,7 @@ func (readFileTool) Run(ctx context.Context, env Env, input json.RawMessage) Res
 	if offset < 0 || limit < 0 || offset != math.Trunc(offset) || limit != math.Trunc(limit) {
 		return failure("read_file", "invalid input: \"offset\" and \"limit\" must be whole numbers from 1")
 	}
-	first := max(int64(offset), 1)
+	first := max(int64(min(offset, 1<<53)), 1)
 	n := int64(readMaxLines)
 	if limit > 0 && limit < readMaxLines {
 		n = int64(limit)

@@ -249,3 +249,18 @@ func TestClosed(t *testing.T) {
 		t.Errorf("got %v, want %v", err, errClosed)
 	}
 }
+
+// TestPreload: a preloaded module is compiled once, before its first run.
+func TestPreload(t *testing.T) {
+	r := New(Options{CacheDir: filepath.Join(t.TempDir(), "cache")})
+	defer r.Close(context.Background())
+	mod := tinyModule(t)
+	r.Preload(mod, filepath.Join(t.TempDir(), "missing.wasm"))
+	r.Preload(mod)
+	if _, err := r.Run(t.Context(), Spec{Module: mod, Cwd: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	if n := r.compiles.Load(); n != 1 {
+		t.Errorf("compiled %d times, want 1", n)
+	}
+}
