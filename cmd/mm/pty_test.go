@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// terminal is mm running in a pseudo-terminal, as a person runs it.
+type terminal struct {
+	t   *testing.T
+	f   *os.File
+	cmd *exec.Cmd
+	mu  sync.Mutex
+	out bytes.Buffer
+}
+
+func startTerminal(t *testing.T, dir string, args ...string) *terminal {
+	t.Helper()
+	cmd := exec.Command(mmBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, ".cache"), "MM_CONFIG=", "MM_MODEL=", "MM_ASKED_DEPTH=")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := &terminal{t: t, f: f, cmd: cmd}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := f.Read(buf)
+			term.mu.Lock()
+			term.out.Write(buf[:n])
+			term.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		f.Close()
+	})
+	return term
+}
+
+// waitFor waits until the screen so far contains text.
+func (term *terminal) waitFor(text string) {
+	term.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		term.mu.Lock()
+		got := term.out.String()
+		term.mu.Unlock()
+		if strings.Contains(got, text) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	term.t.Fatalf("the terminal never showed %q; it shows:\n%s", text, term.out.String())
+}
+
+func (term *terminal) send(s string) {
+	term.t.Helper()
+	if _, err := io.WriteString(term.f, s); err != nil {
+		term.t.Fatal(err)
+	}
+}
+
+// TestLineModeTerminal drives the line mode through a pseudo-terminal: the
+// prompt, an answer, Ctrl-C cancelling a slow turn while mm stays usable,
+// and /exit.
+func TestLineModeTerminal(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"agent.yaml": "model: script/script.yaml\n",
+		"script.yaml": `rules:
+  - when: '^slow'
+    delay: 1s
+    pieces: 30
+    say: this answer takes thirty seconds to finish and should never be seen whole
+  - say: "quick: {{question}}"
+`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	term := startTerminal(t, dir)
+	term.waitFor("mm v0.1.0 | config: agent.yaml | model: script/script.yaml | yolo: off")
+	term.waitFor("› ")
+	term.send("hello\r")
+	term.waitFor("🤖 quick: hello")
+	term.waitFor("⚙ 0 command(s)")
+
+	term.send("slow please\r")
+	term.waitFor("🤖 this")
+	term.send("\x03") // Ctrl-C cancels the turn, not mm
+	term.waitFor("mm: cancelled")
+	term.send("again\r")
+	term.waitFor("🤖 quick: again")
+
+	term.send("/exit\r")
+	done := make(chan error, 1)
+	go func() { done <- term.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("mm exited with %v after /exit", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("mm did not exit after /exit")
+	}
+}
