@@ -17,8 +17,9 @@ import (
 // LineOptions configure the line mode.
 type LineOptions struct {
 	Session func(orchestrator.Sink) (*orchestrator.Session, error)
-	// Banner is printed first.
-	Banner string
+	// Banner is the start-up line, given the started session (whose MCP
+	// servers it names).
+	Banner func(*orchestrator.Session) string
 	Stdin  io.ReadCloser
 	Stdout io.Writer
 	// Terminal says stdin is a terminal: lines are edited and kept in
@@ -33,6 +34,7 @@ const lineHelp = `Type a question and press Enter. Commands:
   /ask <agent> <question>             ask another agent
   /ask-<agent> <question>             the same
   /ask-with-context-<agent> <question> ask, sending this conversation along
+  /mcp                                list the MCP servers and their tools
   /clear                              forget the conversation
   /help                               this list
   /exit                               leave (or Ctrl-D)
@@ -69,7 +71,10 @@ func Line(ctx context.Context, opts LineOptions) int {
 		return 1
 	}
 	defer s.Close()
-	fmt.Fprintln(opts.Stdout, opts.Banner)
+	fmt.Fprintln(opts.Stdout, opts.Banner(s))
+	for _, w := range s.Warnings() {
+		fmt.Fprintln(opts.Stdout, "⚠ "+w)
+	}
 
 	for {
 		line, err := in.ReadLine("› ")
@@ -92,6 +97,9 @@ func Line(ctx context.Context, opts LineOptions) int {
 		case "/clear":
 			s.Clear()
 			fmt.Fprintln(opts.Stdout, "(conversation cleared)")
+			continue
+		case "/mcp":
+			listMCP(opts.Stdout, s.MCPServers())
 			continue
 		}
 		if quit := runCancellable(ctx, func(ctx context.Context) { s.Prompt(ctx, line) }); quit {
@@ -163,5 +171,23 @@ func TerminalConsent(in io.Reader, out io.Writer) func(context.Context, orchestr
 		mu.Lock()
 		defer mu.Unlock()
 		return askConsent(r, out, true, req)
+	}
+}
+
+// listMCP prints the session's MCP servers and their tools.
+func listMCP(w io.Writer, servers []orchestrator.MCPStatus) {
+	if len(servers) == 0 {
+		fmt.Fprintln(w, "(no MCP servers: add them under mcpServers: in the configuration)")
+		return
+	}
+	for _, st := range servers {
+		if st.Err != nil {
+			fmt.Fprintf(w, "%s: not running: %v\n", st.Name, st.Err)
+			continue
+		}
+		fmt.Fprintf(w, "%s: %d tool(s)\n", st.Name, len(st.Tools))
+		for _, t := range st.Tools {
+			fmt.Fprintf(w, "  %s\n", t)
+		}
 	}
 }

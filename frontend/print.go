@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/mm-agent/mm/orchestrator"
@@ -29,6 +30,9 @@ func Print(ctx context.Context, question string, opts PrintOptions) int {
 		return 1
 	}
 	defer s.Close()
+	for _, w := range s.Warnings() {
+		fmt.Fprintln(opts.Stderr, "mm: "+w)
+	}
 	if err := s.Prompt(ctx, question); err != nil {
 		return 1
 	}

@@ -30,6 +30,8 @@ type renderer struct {
 	// open says a line of text is unfinished on w.
 	segment string
 	open    io.Writer
+	// atLineStart says the text written last ended with a newline.
+	atLineStart bool
 	// wrote says some answer text went to out in this turn.
 	wrote bool
 }
@@ -46,10 +48,10 @@ func (r *renderer) Consent(ctx context.Context, req orchestrator.ConsentRequest)
 
 // closeLine ends an unfinished line of text.
 func (r *renderer) closeLine() {
-	if r.open != nil {
+	if r.open != nil && !r.atLineStart {
 		fmt.Fprintln(r.open)
-		r.open = nil
 	}
+	r.open = nil
 }
 
 func (r *renderer) Emit(ev orchestrator.Event) {
@@ -71,18 +73,11 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 				fmt.Fprint(w, "🤖 ")
 			}
 		}
-		text := e.Text
-		if strings.HasSuffix(text, "\n") {
-			text = strings.TrimRight(text, "\n")
-			fmt.Fprintln(w, text)
-			r.open = nil
-			if e.Agent == "" {
-				r.wrote = true
-			}
-			return
-		}
-		fmt.Fprint(w, text)
+		io.WriteString(w, e.Text)
+		// A piece that ends a line leaves nothing to close; the segment goes
+		// on until another one starts.
 		r.open = w
+		r.atLineStart = strings.HasSuffix(e.Text, "\n")
 		if e.Agent == "" {
 			r.wrote = true
 		}

@@ -32,6 +32,8 @@ type Options struct {
 	NoModel bool
 	// Wasm runs wasm hooks; nil when the configuration has none.
 	Wasm hooks.WasmRunner
+	// MCPServers are added to the configuration's (an editor's servers).
+	MCPServers []MCPServer
 }
 
 // Session is one conversation with an agent: its history, its consent
@@ -56,6 +58,9 @@ type Session struct {
 	history []llm.Message
 	always  map[string]bool
 	never   map[string]bool
+
+	mcp      *tools.MCPSet
+	warnings []string
 
 	asks        *askers
 	askSpecOnce sync.Once
@@ -136,12 +141,15 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.tools[askToolName] = askTool{s: s}
 		s.order = append(s.order, askToolName)
 	}
+	if !opts.NoModel {
+		s.startMCP(ctx, opts.MCPServers)
+	}
 	return s, nil
 }
 
-// Close stops the asked agents the session started.
+// Close stops the asked agents and the MCP servers the session started.
 func (s *Session) Close() error {
-	return s.asks.closeAll()
+	return errors.Join(s.asks.closeAll(), s.mcp.Close())
 }
 
 // Model is the session's model reference.

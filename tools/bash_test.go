@@ -49,6 +49,7 @@ func TestBash(t *testing.T) {
 
 		{"missing command", `{}`, `bash: invalid input: missing "command"`, true},
 		{"empty input", ``, `bash: invalid input: missing "command"`, true},
+		{"null input", `null`, `bash: invalid input: missing "command"`, true},
 		{"null command", `{"command": null}`, `bash: invalid input: missing "command"`, true},
 		{"blank command", `{"command": "  "}`, `bash: invalid input: "command" is empty`, true},
 		{"command not a string", `{"command": 5}`, `bash: invalid input: "command" must be a string, not a number`, true},

@@ -91,6 +91,7 @@ func TestReadFile(t *testing.T) {
 		{"empty file", `{"path": "empty.txt"}`, "[empty.txt is empty]", false},
 		{"missing file", `{"path": "nope.txt"}`, "read_file: no such file: nope.txt", true},
 		{"binary file", `{"path": "bin.dat"}`, "read_file: bin.dat is a binary file (6 bytes); it is not shown", true},
+		{"device", `{"path": "/dev/null"}`, "read_file: /dev/null is a device, not a regular file", true},
 		{"folder", `{"path": "dir"}`, "read_file: dir is a directory, not a file (list it with bash: ls)", true},
 		{"missing path", `{}`, `read_file: invalid input: missing "path"`, true},
 		{"blank path", `{"path": ""}`, `read_file: invalid input: "path" is empty`, true},

@@ -20,8 +20,8 @@ type field struct {
 // decodeInput decodes a tool's input object into fields. Its errors are
 // written for the model to correct its call ("missing \"command\""). It is
 // lenient where local models often slip: unknown properties are ignored,
-// null is absence, a number or a boolean may come as a string, and an
-// object may come encoded inside a JSON string.
+// null is absence (of the whole input too), a number or a boolean may come
+// as a string, and the object may come encoded inside a JSON string.
 func decodeInput(input json.RawMessage, fields ...field) error {
 	obj, err := inputObject(input)
 	if err != nil {
@@ -42,10 +42,11 @@ func decodeInput(input json.RawMessage, fields ...field) error {
 	return nil
 }
 
-// inputObject decodes input as a JSON object; empty input is an empty object.
+// inputObject decodes input as a JSON object; empty input and null are an
+// empty object.
 func inputObject(input json.RawMessage) (map[string]json.RawMessage, error) {
 	input = bytes.TrimSpace(input)
-	if len(input) == 0 {
+	if len(input) == 0 || string(input) == "null" {
 		return map[string]json.RawMessage{}, nil
 	}
 	var probe json.RawMessage

@@ -74,19 +74,28 @@ func startProc(srv MCPServer, env Env) (*serverProc, error) {
 		return nil, err
 	}
 	p := &serverProc{cmd: cmd, stdin: stdin, stdout: outR, done: make(chan struct{})}
+	drained := make(chan struct{})
 	go func() {
 		io.Copy(&p.stderr, errR)
-		errR.Close()
+		close(drained)
 	}()
 	go func() {
 		p.waitErr = cmd.Wait()
 		killGroup(cmd.Process) // what the server left behind
+		// Read its stderr to the end, so that an error can quote its
+		// last words; a process that left the group may hold the pipe.
+		t := time.NewTimer(mcpGrace)
+		select {
+		case <-drained:
+		case <-t.C:
+		}
+		t.Stop()
+		errR.Close()
 		close(p.done)
-		// Give the SDK time to read the server's last words, then make
-		// sure no leftover writer keeps the pipes open.
+		// Give the SDK time to read the server's last messages, then make
+		// sure no leftover writer keeps stdout open.
 		time.Sleep(mcpGrace)
 		outR.Close()
-		errR.Close()
 	}()
 	return p, nil
 }

@@ -78,7 +78,7 @@ func (readFileTool) Run(ctx context.Context, env Env, input json.RawMessage) Res
 		return failure("read_file", "%s is a directory, not a file (list it with bash: ls)", path)
 	}
 	if !info.Mode().IsRegular() {
-		return failure("read_file", "%s is not a regular file (%v)", path, info.Mode().Type())
+		return failure("read_file", "%s is %s, not a regular file", path, fileKind(info.Mode()))
 	}
 	r := bufio.NewReaderSize(f, 64<<10)
 	head, _ := r.Peek(binarySniff)
@@ -213,4 +213,17 @@ func fileError(tool, path string, err error) Result {
 		return failure(tool, "%s: %v", path, pe.Err)
 	}
 	return failure(tool, "%s: %v", path, err)
+}
+
+// fileKind names the type of a file that is neither regular nor a folder.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }

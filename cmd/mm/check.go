@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/orchestrator"
 )
 
 func checkCmd(f *flags) *cobra.Command {
@@ -25,14 +27,23 @@ func checkCmd(f *flags) *cobra.Command {
 				fmt.Println(mmconfigs.Default(cwd, os.Getenv).Banner(version, cwd))
 				return nil
 			}
+			mcpOK := true
 			ok := mmconfigs.Walk(path, cwd, os.Getenv, func(p string, c *mmconfigs.Config, err error) {
 				if err != nil {
 					frontend.ConfigError(os.Stderr, err)
 					return
 				}
 				fmt.Println(c.Banner(version, cwd))
+				for _, st := range orchestrator.ProbeMCP(cmd.Context(), c, cwd, os.Environ()) {
+					if st.Err != nil {
+						fmt.Fprintf(os.Stderr, "  %v\n", st.Err)
+						mcpOK = false
+						continue
+					}
+					fmt.Printf("  mcp %s: %d tool(s): %s\n", st.Name, len(st.Tools), strings.Join(st.Tools, ", "))
+				}
 			})
-			if !ok {
+			if !ok || !mcpOK {
 				return exitCode(1)
 			}
 			return nil

@@ -183,7 +183,10 @@ func runRoot(ctx context.Context, f flags, args []string) int {
 		return 2
 	}
 	return frontend.Line(ctx, frontend.LineOptions{
-		Session: session(false), Banner: cfg.Banner(version, cwd),
+		Session: session(false),
+		Banner: func(s *orchestrator.Session) string {
+			return cfg.Banner(version, cwd, s.MCPBanner())
+		},
 		Stdin: os.Stdin, Stdout: os.Stdout, Terminal: stdinTTY,
 		HistoryFile:  historyFile(),
 		DisplayHooks: cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,

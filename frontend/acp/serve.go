@@ -117,6 +117,24 @@ func (s *server) Authenticate(context.Context, acp.AuthenticateRequest) (acp.Aut
 	return acp.AuthenticateResponse{}, nil
 }
 
+// mcpServers converts the editor's stdio MCP servers; the other transports
+// are not offered in initialize, and one sent anyway is logged and skipped.
+func (s *server) mcpServers(in []acp.McpServer) []orchestrator.MCPServer {
+	var out []orchestrator.MCPServer
+	for _, m := range in {
+		if m.Stdio == nil {
+			s.log.line("mm: session/new: an MCP server that is not stdio is skipped (mm speaks MCP over stdio only)")
+			continue
+		}
+		env := map[string]string{}
+		for _, e := range m.Stdio.Env {
+			env[e.Name] = e.Value
+		}
+		out = append(out, orchestrator.MCPServer{Name: m.Stdio.Name, Command: m.Stdio.Command, Args: m.Stdio.Args, Env: env})
+	}
+	return out
+}
+
 // NewSession starts an orchestrator session in the client's cwd, and once
 // the client knows the session's id, advertises its /ask… commands.
 func (s *server) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.NewSessionResponse, error) {
@@ -135,10 +153,16 @@ func (s *server) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.New
 	o := s.opts.Session
 	o.Cwd = p.Cwd
 	o.Sink = sk
+	o.MCPServers = append(o.MCPServers, s.mcpServers(p.McpServers)...)
 	orch, err := s.opts.NewSession(s.ctx, o)
 	if err != nil {
 		s.log.line("mm: " + err.Error())
 		return acp.NewSessionResponse{}, &acp.RequestError{Code: -32603, Message: err.Error()}
+	}
+	if w, ok := orch.(interface{ Warnings() []string }); ok {
+		for _, line := range w.Warnings() {
+			s.log.line("mm: " + line)
+		}
 	}
 	ss := &session{id: id, orch: orch, sink: sk}
 	s.mu.Lock()

@@ -1,0 +1,121 @@
+package orchestrator
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/tools"
+)
+
+// MCPServer is an MCP server over stdio that an editor adds to a session
+// (ACP session/new), beside the configuration's mcpServers.
+type MCPServer struct {
+	Name    string
+	Command string
+	Args    []string
+	Env     map[string]string
+}
+
+// MCPStatus says how one MCP server of a session is doing.
+type MCPStatus struct {
+	Name string
+	// Tools are the names its tools are offered under (<server>__<tool>).
+	Tools []string
+	// Err is why it did not start or stopped answering; nil while it runs.
+	Err error
+}
+
+// mcpList is the configuration's servers, then the editor's; an editor's
+// server named like one of the configuration's is skipped with a warning.
+func mcpList(cfg *mmconfigs.Config, extra []MCPServer) ([]tools.MCPServer, []string) {
+	var list []tools.MCPServer
+	seen := map[string]bool{}
+	for _, name := range cfg.MCPServerNames() {
+		s := cfg.MCPServers[name]
+		list = append(list, tools.MCPServer{Name: name, Command: s.Command, Args: s.Args, Env: s.Env})
+		seen[name] = true
+	}
+	var warnings []string
+	for _, s := range extra {
+		if seen[s.Name] {
+			warnings = append(warnings, fmt.Sprintf("mcp server %q from the editor: the configuration has a server of that name; keeping the configuration's", s.Name))
+			continue
+		}
+		seen[s.Name] = true
+		list = append(list, tools.MCPServer{Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env})
+	}
+	return list, warnings
+}
+
+// startMCP starts the session's MCP servers and offers their tools. A
+// server that fails is a warning; the session goes on without it.
+func (s *Session) startMCP(ctx context.Context, extra []MCPServer) {
+	list, warnings := mcpList(s.cfg, extra)
+	s.warnings = append(s.warnings, warnings...)
+	if len(list) == 0 {
+		return
+	}
+	set, errs := tools.StartMCP(ctx, list, tools.Env{Cwd: s.cwd, Environ: s.environ}, 0)
+	for _, err := range errs {
+		s.warnings = append(s.warnings, err.Error())
+	}
+	s.mcp = set
+	for _, t := range set.Tools() {
+		name := t.Spec().Name
+		if _, taken := s.tools[name]; taken {
+			s.warnings = append(s.warnings, fmt.Sprintf("mcp tool %s: a built-in tool has that name; it is not offered", name))
+			continue
+		}
+		s.tools[name] = t
+		s.order = append(s.order, name)
+	}
+}
+
+// Warnings are what went wrong while the session started (an MCP server
+// that did not start), for the front end to show once.
+func (s *Session) Warnings() []string { return append([]string(nil), s.warnings...) }
+
+// MCPServers reports the session's MCP servers.
+func (s *Session) MCPServers() []MCPStatus {
+	var out []MCPStatus
+	for _, st := range s.mcp.Servers() {
+		out = append(out, MCPStatus{Name: st.Name, Tools: st.Tools, Err: st.Err})
+	}
+	return out
+}
+
+// MCPBanner is the banner's MCP part: "mcp: fs(14), everything(failed)", or
+// "" without servers.
+func (s *Session) MCPBanner() string {
+	sts := s.MCPServers()
+	if len(sts) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(sts))
+	for _, st := range sts {
+		if st.Err != nil {
+			parts = append(parts, st.Name+"(failed)")
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s(%d)", st.Name, len(st.Tools)))
+	}
+	return "mcp: " + strings.Join(parts, ", ")
+}
+
+// ProbeMCP starts a configuration's MCP servers, reports their tools or
+// start errors, and stops them (mm check).
+func ProbeMCP(ctx context.Context, cfg *mmconfigs.Config, cwd string, environ []string) []MCPStatus {
+	list, _ := mcpList(cfg, nil)
+	if len(list) == 0 {
+		return nil
+	}
+	set, _ := tools.StartMCP(ctx, list, tools.Env{Cwd: cwd, Environ: environ}, 0)
+	defer set.Close()
+	var out []MCPStatus
+	for _, st := range set.Servers() {
+		out = append(out, MCPStatus{Name: st.Name, Tools: st.Tools, Err: st.Err})
+	}
+	return out
+}
