@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/mm-agent/mm/mmconfigs"
@@ -29,12 +30,27 @@ type MCPStatus struct {
 
 // mcpList is the configuration's servers, then the editor's; an editor's
 // server named like one of the configuration's is skipped with a warning.
-func mcpList(cfg *mmconfigs.Config, extra []MCPServer) ([]tools.MCPServer, []string) {
+// In the configuration's command, args and env values, $VAR and ${VAR} are
+// replaced from environ, and $MM_CONFIG_DIR is the configuration's folder.
+func mcpList(cfg *mmconfigs.Config, environ []string, extra []MCPServer) ([]tools.MCPServer, []string) {
+	vars := envMap(environ)
+	vars["MM_CONFIG_DIR"] = cfg.Dir
+	expand := func(s string) string { return os.Expand(s, func(k string) string { return vars[k] }) }
 	var list []tools.MCPServer
 	seen := map[string]bool{}
 	for _, name := range cfg.MCPServerNames() {
 		s := cfg.MCPServers[name]
-		list = append(list, tools.MCPServer{Name: name, Command: s.Command, Args: s.Args, Env: s.Env})
+		srv := tools.MCPServer{Name: name, Command: expand(s.Command)}
+		for _, a := range s.Args {
+			srv.Args = append(srv.Args, expand(a))
+		}
+		if len(s.Env) > 0 {
+			srv.Env = map[string]string{}
+			for k, v := range s.Env {
+				srv.Env[k] = expand(v)
+			}
+		}
+		list = append(list, srv)
 		seen[name] = true
 	}
 	var warnings []string
@@ -52,7 +68,7 @@ func mcpList(cfg *mmconfigs.Config, extra []MCPServer) ([]tools.MCPServer, []str
 // startMCP starts the session's MCP servers and offers their tools. A
 // server that fails is a warning; the session goes on without it.
 func (s *Session) startMCP(ctx context.Context, extra []MCPServer) {
-	list, warnings := mcpList(s.cfg, extra)
+	list, warnings := mcpList(s.cfg, s.environ, extra)
 	s.warnings = append(s.warnings, warnings...)
 	if len(list) == 0 {
 		return
@@ -107,7 +123,7 @@ func (s *Session) MCPBanner() string {
 // ProbeMCP starts a configuration's MCP servers, reports their tools or
 // start errors, and stops them (mm check).
 func ProbeMCP(ctx context.Context, cfg *mmconfigs.Config, cwd string, environ []string) []MCPStatus {
-	list, _ := mcpList(cfg, nil)
+	list, _ := mcpList(cfg, environ, nil)
 	if len(list) == 0 {
 		return nil
 	}
