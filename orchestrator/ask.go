@@ -22,6 +22,9 @@ type askRequest struct {
 	// withContext sends transcript along.
 	withContext bool
 	transcript  string
+	// started, when set, is called once preAsk let the hand-off go ahead,
+	// before the asked agent is started or asked (ask_agent's tool line).
+	started func()
 }
 
 // askResult is how a hand-off ended.
@@ -67,6 +70,9 @@ func (s *Session) handOff(ctx context.Context, t *turn, req askRequest) askResul
 		return askResult{denied: true, reason: pre.Reason}
 	}
 	ask = pre.Ask
+	if req.started != nil {
+		req.started()
+	}
 	msg := handoff.Message(ask.Prompt, ask.Transcript, pre.Contexts)
 
 	start := time.Now()

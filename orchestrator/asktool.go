@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/mm-agent/mm/handoff"
 	"github.com/mm-agent/mm/llm"
@@ -45,36 +46,42 @@ func (a askTool) Run(context.Context, tools.Env, json.RawMessage) tools.Result {
 	return tools.Result{IsError: true, Output: "ask_agent runs only inside a turn"}
 }
 
-// run hands off and returns the output the model reads and the call's
-// summary line.
-func (a askTool) run(ctx context.Context, t *turn, input json.RawMessage) (tools.Result, string) {
+// run hands off and returns the output the model reads, the call's summary
+// line, and whether a preAsk hook denied the hand-off. It calls start when
+// the call starts: once preAsk let it go ahead, before the asked agent
+// answers; not at all on a denial.
+func (a askTool) run(ctx context.Context, t *turn, input json.RawMessage, start func()) (res tools.Result, summary string, denied bool) {
+	start = sync.OnceFunc(start)
 	var in struct {
 		Agent       string `json:"agent"`
 		Question    string `json:"question"`
 		WithContext bool   `json:"withContext"`
 	}
 	if err := json.Unmarshal(input, &in); err != nil {
+		start()
 		out := "ask_agent: invalid input: " + err.Error()
-		return tools.Result{IsError: true, Output: out}, out
+		return tools.Result{IsError: true, Output: out}, out, false
 	}
 	if in.Agent == "" || strings.TrimSpace(in.Question) == "" {
+		start()
 		out := `ask_agent: invalid input: give "agent" and "question"`
-		return tools.Result{IsError: true, Output: out}, out
+		return tools.Result{IsError: true, Output: out}, out, false
 	}
-	req := askRequest{agent: in.Agent, question: in.Question, via: handoff.ViaTool, withContext: in.WithContext}
+	req := askRequest{agent: in.Agent, question: in.Question, via: handoff.ViaTool, withContext: in.WithContext, started: start}
 	if in.WithContext {
 		req.transcript = handoff.Transcript(a.s.History())
 	}
-	res := a.s.handOff(ctx, t, req)
-	switch {
-	case res.denied:
-		out := handoff.DeniedText(res.reason)
-		return tools.Result{IsError: true, Output: out}, out
-	case res.err != nil:
-		out := handoff.FailedText(res.err.Error())
-		return tools.Result{IsError: true, Output: out}, out
+	r := a.s.handOff(ctx, t, req)
+	if r.denied {
+		out := handoff.DeniedText(r.reason)
+		return tools.Result{IsError: true, Output: out}, out, true
 	}
-	return tools.Result{Output: handoff.ToolOutput(res.read)}, handoff.Summary(in.Agent, runeCount(res.answer), res.replaced)
+	start() // not yet called when the hand-off failed before preAsk
+	if r.err != nil {
+		out := handoff.FailedText(r.err.Error())
+		return tools.Result{IsError: true, Output: out}, out, false
+	}
+	return tools.Result{Output: handoff.ToolOutput(r.read)}, handoff.Summary(in.Agent, runeCount(r.answer), r.replaced), false
 }
 
 // agentDescription reads an asked configuration's description, best effort.

@@ -41,22 +41,34 @@ func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) s
 	if ctx.Err() != nil {
 		return "[cancelled before it ran]"
 	}
-	s.sink.Emit(ToolStarted{ID: call.ID, Name: call.Name, Subject: subject, Input: input})
-	t.command(commandLine(call.Name, subject))
+	start := func() {
+		s.sink.Emit(ToolStarted{ID: call.ID, Name: call.Name, Subject: subject, Input: input})
+		t.command(commandLine(call.Name, subject))
+	}
 
 	var res tools.Result
-	summary := ""
+	summary, deniedBy := "", ""
 	if at, ok := tool.(askTool); ok {
-		res, summary = at.run(ctx, t, input)
+		// ask_agent starts once preAsk let the hand-off go ahead: a denied
+		// one shows as a denial, like a preToolCall deny.
+		var denied bool
+		res, summary, denied = at.run(ctx, t, input, start)
+		if denied {
+			deniedBy = "hook"
+		}
 	} else {
+		start()
 		res = tool.Run(ctx, tools.Env{Cwd: s.cwd, Environ: s.environ}, input)
 	}
 	contexts := s.hooks.PostToolCall(ctx, hooks.ToolCall{ID: call.ID, Name: call.Name, Input: input}, res.Output, t.observe)
 	status := ToolCompleted
-	if res.IsError {
+	switch {
+	case deniedBy != "":
+		status = ToolDenied
+	case res.IsError:
 		status = ToolFailed
 	}
-	s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: status, Output: res.Output, Summary: summary})
+	s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: status, Output: res.Output, Summary: summary, DeniedBy: deniedBy})
 	return handoff.AppendContexts(res.Output, contexts)
 }
 
