@@ -34,6 +34,9 @@ type askSink struct {
 	stdout  io.Writer
 	side    *renderer
 	consent func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer
+	// later keeps the notices that speak of the answer (a hook replaced it)
+	// while it is held back, to follow it as they follow a streamed one.
+	later []orchestrator.Event
 }
 
 func (a *askSink) Emit(ev orchestrator.Event) {
@@ -46,6 +49,15 @@ func (a *askSink) Emit(ev orchestrator.Event) {
 			a.ended = strings.HasSuffix(t.Text, "\n")
 		}
 		return
+	}
+	if n, ok := ev.(orchestrator.Notice); ok && n.Kind == orchestrator.NoticeInfo {
+		a.mu.Lock()
+		if a.hold {
+			a.later = append(a.later, ev)
+			a.mu.Unlock()
+			return
+		}
+		a.mu.Unlock()
 	}
 	a.side.Emit(ev)
 }
@@ -78,6 +90,11 @@ func Ask(ctx context.Context, question string, opts AskOptions) int {
 	read, err := s.Ask(ctx, opts.Agent, question, opts.WithContext, opts.Transcript)
 	sink.mu.Lock()
 	defer sink.mu.Unlock()
+	defer func() {
+		for _, ev := range sink.later {
+			sink.side.Emit(ev)
+		}
+	}()
 	if sink.wrote && !sink.ended {
 		fmt.Fprintln(opts.Stdout)
 	}

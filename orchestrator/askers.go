@@ -57,6 +57,16 @@ func (a *askers) prompt(ctx context.Context, name, path, msg string) (string, er
 
 	ag.mu.Lock()
 	defer ag.mu.Unlock()
+	if ag.proc != nil {
+		select {
+		case <-ag.proc.Done():
+			// It died (crashed, or was killed) since the last hand-off:
+			// start it afresh rather than fail every later one.
+			ag.proc.Close()
+			ag.proc = nil
+		default:
+		}
+	}
 	if ag.proc == nil {
 		p, err := agentproc.Start(ctx, agentproc.Options{
 			Name:    name,

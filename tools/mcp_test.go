@@ -153,7 +153,7 @@ func TestMCPUnknownTool(t *testing.T) {
 	// A tool the server does not have (it could have dropped it since it listed its tools).
 	tool := newMCPTool(set.conns[0], "mem__gone", &mcp.Tool{Name: "gone"})
 	res := tool.Run(context.Background(), Env{}, json.RawMessage(`{}`))
-	if want := `mcp server "mem": "gone": unknown tool "gone"`; res.Output != want || !res.IsError {
+	if want := `mcp server "mem" refused the call to "gone": unknown tool "gone"`; res.Output != want || !res.IsError {
 		t.Errorf("got %q (IsError %v), want %q", res.Output, res.IsError, want)
 	}
 }

@@ -85,7 +85,7 @@ func (c *mcpConn) call(ctx context.Context, tool string, args map[string]json.Ra
 		return Result{Output: fmt.Sprintf("mcp server %q: stopped with the session", c.name), IsError: true}
 	case errors.As(err, &rpcErr):
 		// The server is alive and refused the call (unknown tool, bad arguments…).
-		return Result{Output: fmt.Sprintf("mcp server %q: %q: %s", c.name, tool, rpcErr.Message), IsError: true}
+		return Result{Output: fmt.Sprintf("mcp server %q refused the call to %q: %s", c.name, tool, rpcErr.Message), IsError: true}
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		err = errors.New("it closed the connection")

@@ -13,9 +13,8 @@ const summaryMax = 60
 // line: the first of the input's "command", "path", "file_path", "url" and
 // "agent" that is a non-empty string, with runs of white space (line breaks
 // included) made one space, and cut to 60 characters, the last one "…" when
-// something was cut. It returns "" when the input has none of these.
-// The name is not used today; it is there so that a tool may one day say
-// which property is its subject.
+// something was cut. It returns "" when the input has none of these. The
+// same keys serve every tool, built-in or MCP, so name is not consulted.
 func Summary(name string, input json.RawMessage) string {
 	obj, err := inputObject(input)
 	if err != nil {

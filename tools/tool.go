@@ -1,5 +1,6 @@
 // Package tools holds the tools a model may call: the built-in ones (bash,
-// read_file, write_file, edit_file) and those of MCP servers.
+// read_file, write_file, edit_file) and those of MCP servers, offered as
+// <server>__<tool>.
 //
 // A tool knows nothing of the loop that calls it: it gets its input and an
 // Env, and returns a Result. Bad input is a Result the model can read and

@@ -55,6 +55,8 @@ type FolderError struct {
 	Outside bool
 }
 
+// Error reads "the folder logs this module may see does not exist in
+// <dir>", or "… leads outside <dir>".
 func (e *FolderError) Error() string {
 	if e.Outside {
 		return fmt.Sprintf("the folder %s this module may see leads outside %s", e.Folder, e.Dir)

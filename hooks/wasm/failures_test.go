@@ -264,3 +264,27 @@ func TestPreload(t *testing.T) {
 		t.Errorf("compiled %d times, want 1", n)
 	}
 }
+
+// TestCompileNotCounted: a module's compilation, on its first run, is not
+// part of the time the run is given; the run itself still is bounded.
+func TestCompileNotCounted(t *testing.T) {
+	r := New(Options{CacheDir: filepath.Join(t.TempDir(), "cache")})
+	defer r.Close(context.Background())
+	mod, cwd := guest(t), t.TempDir()
+	runWithin := func(mode string, timeout time.Duration) error {
+		ctx, cancel := context.WithTimeout(t.Context(), timeout)
+		defer cancel()
+		_, err := r.Run(ctx, Spec{Module: mod, Args: []string{mode}, Cwd: cwd})
+		return err
+	}
+	// Both wait for one compilation, which takes seconds; a run of echo,
+	// milliseconds.
+	echo := make(chan error, 1)
+	go func() { echo <- runWithin("echo", 500*time.Millisecond) }()
+	if err := runWithin("spin", 300*time.Millisecond); err != context.DeadlineExceeded {
+		t.Errorf("spin: got %v, want %v", err, context.DeadlineExceeded)
+	}
+	if err := <-echo; err != nil {
+		t.Errorf("echo: got %v, want no failure", err)
+	}
+}

@@ -38,15 +38,26 @@ type Spec struct {
 // most MaxStdout bytes). A failure is a *LoadError, a *FolderError, an
 // *ExitError, a *CrashError or ErrStdoutTooLarge; when ctx ends first, the
 // module is stopped — computing or sleeping — and Run returns ctx.Err().
+//
+// The module's compilation, on its first run, is not counted against ctx's
+// deadline: the run gets its whole time once the module is ready (ctx's
+// cancellation still ends the wait).
 func (r *Runtime) Run(ctx context.Context, s Spec) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	m, err := r.acquire(ctx, s.Module)
+	m, waited, err := r.acquire(ctx, s.Module)
 	if err != nil {
 		return nil, err
 	}
 	defer r.release(m)
+	if waited > time.Millisecond {
+		// The module's first run waited for its compilation: the run gets
+		// its whole time after it, and still stops if ctx is cancelled.
+		var done func()
+		ctx, done = postpone(ctx, waited)
+		defer done()
+	}
 
 	mounts, err := mount(s.Cwd, s.Read, s.Write)
 	if err != nil {
@@ -106,6 +117,26 @@ func (r *Runtime) Run(ctx context.Context, s Spec) ([]byte, error) {
 		return nil, &CrashError{Trap: trapText(err), Stderr: quote(stderr.buf)}
 	}
 	return nil, &LoadError{File: file, Reason: trapText(err)}
+}
+
+// postpone returns a context like ctx whose deadline, if any, is later by
+// d. It is cancelled when ctx is cancelled, but not when ctx's own deadline
+// passes.
+func postpone(ctx context.Context, d time.Duration) (context.Context, func()) {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return ctx, func() {}
+	}
+	later, cancel := context.WithDeadline(context.WithoutCancel(ctx), deadline.Add(d))
+	stop := context.AfterFunc(ctx, func() {
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			cancel()
+		}
+	})
+	return later, func() {
+		stop()
+		cancel()
+	}
 }
 
 // sleeper is the module's sleep: the real one, cut short when the run ends.

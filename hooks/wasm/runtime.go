@@ -115,27 +115,34 @@ func (r *Runtime) cacheDir() string {
 }
 
 // acquire returns the module at path compiled, waiting for its compilation
-// if it is under way. The caller must release the module.
-func (r *Runtime) acquire(ctx context.Context, path string) (*module, error) {
+// if it is under way, and how long it waited. The wait is not cut short
+// when ctx's deadline passes, only when ctx is cancelled: a compilation is
+// not part of the run its timeout bounds. The caller must release the
+// module.
+func (r *Runtime) acquire(ctx context.Context, path string) (*module, time.Duration, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, &LoadError{File: filepath.Base(path), Reason: reason(err)}
+		return nil, 0, &LoadError{File: filepath.Base(path), Reason: reason(err)}
 	}
 	m, err := r.lookup(path, st, true)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	start := time.Now()
 	select {
 	case <-m.ready:
 	case <-ctx.Done():
-		r.release(m)
-		return nil, ctx.Err()
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			r.release(m)
+			return nil, 0, ctx.Err()
+		}
+		<-m.ready
 	}
 	if m.err != nil {
 		r.release(m)
-		return nil, m.err
+		return nil, 0, m.err
 	}
-	return m, nil
+	return m, time.Since(start), nil
 }
 
 // Preload starts compiling the modules at paths in the background, so that
