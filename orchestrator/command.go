@@ -53,7 +53,8 @@ func (s *Session) parseAskCommand(text string) (cmd askCommandLine, ok bool, err
 		if cmd.agent == "" || cmd.question == "" {
 			return cmd, true, errors.New("usage: /ask <agent> <question>")
 		}
-	case strings.HasPrefix(word, "/ask-with-context-") && s.cfg.Agents[strings.TrimPrefix(word, "/ask-with-context-")] != "":
+	case strings.HasPrefix(word, "/ask-with-context-") && s.cfg.Agents[strings.TrimPrefix(word, "/ask-")] == "":
+		// /ask-with-context-<name>, unless an agent is named "with-context-<name>".
 		cmd.agent, cmd.question, cmd.withContext = strings.TrimPrefix(word, "/ask-with-context-"), rest, true
 	case strings.HasPrefix(word, "/ask-"):
 		cmd.agent, cmd.question = strings.TrimPrefix(word, "/ask-"), rest

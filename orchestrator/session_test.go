@@ -1,0 +1,322 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/tools"
+)
+
+// fakeModel answers with the replies given, one per call, and records the
+// requests it got.
+type fakeModel struct {
+	mu       sync.Mutex
+	replies  []llm.Reply
+	requests []llm.Request
+}
+
+func (m *fakeModel) Stream(ctx context.Context, req llm.Request, onText func(string)) (llm.Reply, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.requests = append(m.requests, req)
+	if len(m.replies) == 0 {
+		return llm.Reply{Content: "done"}, nil
+	}
+	r := m.replies[0]
+	if len(m.replies) > 1 {
+		m.replies = m.replies[1:]
+	}
+	if onText != nil && r.Content != "" {
+		onText(r.Content)
+	}
+	return r, nil
+}
+
+// lastToolOutputs are the tool messages of the latest request.
+func (m *fakeModel) lastToolOutputs() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	req := m.requests[len(m.requests)-1]
+	for _, msg := range req.Messages {
+		if msg.Role == llm.RoleTool {
+			out = append(out, msg.Content)
+		}
+	}
+	return out
+}
+
+// recSink records events and answers consent from a list.
+type recSink struct {
+	mu      sync.Mutex
+	events  []Event
+	answers []ConsentAnswer
+	asked   []string
+}
+
+func (r *recSink) Emit(ev Event) {
+	r.mu.Lock()
+	r.events = append(r.events, ev)
+	r.mu.Unlock()
+}
+
+func (r *recSink) Consent(ctx context.Context, req ConsentRequest) ConsentAnswer {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.asked = append(r.asked, req.Tool+": "+req.Subject)
+	if len(r.answers) == 0 {
+		return ConsentUnavailable
+	}
+	a := r.answers[0]
+	r.answers = r.answers[1:]
+	return a
+}
+
+func (r *recSink) ended() TurnEnded {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := len(r.events) - 1; i >= 0; i-- {
+		if e, ok := r.events[i].(TurnEnded); ok {
+			return e
+		}
+	}
+	return TurnEnded{}
+}
+
+// gateTool blocks until n calls are running at once, proving they run
+// concurrently.
+type gateTool struct {
+	name    string
+	n       int
+	mu      sync.Mutex
+	running int
+	all     chan struct{}
+}
+
+func (g *gateTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{Name: g.name, Parameters: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (g *gateTool) Run(ctx context.Context, env tools.Env, input json.RawMessage) tools.Result {
+	g.mu.Lock()
+	g.running++
+	if g.running == g.n {
+		close(g.all)
+	}
+	g.mu.Unlock()
+	select {
+	case <-g.all:
+		return tools.Result{Output: "together " + string(input)}
+	case <-time.After(10 * time.Second):
+		return tools.Result{Output: "alone", IsError: true}
+	}
+}
+
+func newTestSession(t *testing.T, cfg *mmconfigs.Config, m llm.Model, sink *recSink) *Session {
+	t.Helper()
+	if cfg == nil {
+		cfg = mmconfigs.Default(t.TempDir(), func(string) string { return "" })
+	}
+	cfg.Model = "echo/test"
+	s, err := New(context.Background(), Options{Config: cfg, Cwd: cfg.Dir, Sink: sink})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	s.model = m
+	return s
+}
+
+func call(id, name, args string) llm.ToolCall { return llm.ToolCall{ID: id, Name: name, Arguments: args} }
+
+func TestToolCallsOfOneReplyRunConcurrently(t *testing.T) {
+	sink := &recSink{}
+	m := &fakeModel{replies: []llm.Reply{
+		{ToolCalls: []llm.ToolCall{call("1", "gate", `{"a":1}`), call("2", "gate", `{"b":2}`)}},
+		{Content: "both ran"},
+	}}
+	s := newTestSession(t, nil, m, sink)
+	s.yolo = true
+	g := &gateTool{name: "gate", n: 2, all: make(chan struct{})}
+	s.tools["gate"] = g
+	s.order = append(s.order, "gate")
+	if err := s.Prompt(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`together {"a":1}`, `together {"b":2}`}
+	if got := m.lastToolOutputs(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("tool outputs %q, want %q (in call order)", got, want)
+	}
+	if e := sink.ended(); e.Answer != "both ran" || len(e.Commands) != 2 {
+		t.Errorf("turn ended %+v", e)
+	}
+}
+
+func TestBadToolCalls(t *testing.T) {
+	sink := &recSink{}
+	m := &fakeModel{replies: []llm.Reply{
+		{ToolCalls: []llm.ToolCall{call("1", "nosuch", `{}`), call("2", "bash", `{"command": `), call("3", "bash", `[1]`)}},
+		{Content: "ok"},
+	}}
+	s := newTestSession(t, nil, m, sink)
+	s.yolo = true
+	if err := s.Prompt(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`unknown tool "nosuch": the tools are bash, read_file, write_file, edit_file`,
+		`bash: invalid JSON arguments (unexpected end of JSON input): send the arguments as one JSON object`,
+		`bash: invalid JSON arguments (want a JSON object, got [1]): send the arguments as one JSON object`,
+	}
+	got := m.lastToolOutputs()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("outputs\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestMaxSteps(t *testing.T) {
+	sink := &recSink{}
+	m := &fakeModel{replies: []llm.Reply{{ToolCalls: []llm.ToolCall{call("1", "read_file", `{"path":"nothing"}`)}}}}
+	cfg := mmconfigs.Default(t.TempDir(), func(string) string { return "" })
+	cfg.MaxSteps = 3
+	s := newTestSession(t, cfg, m, sink)
+	s.yolo = true
+	err := s.Prompt(context.Background(), "loop forever")
+	want := "stopped after 3 model calls in one turn (maxSteps 3): ask again to go on, or raise maxSteps in the configuration"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
+	}
+	if len(m.requests) != 3 {
+		t.Errorf("%d model calls, want 3", len(m.requests))
+	}
+	// The history stays well-formed: every call has its result.
+	calls, results := 0, 0
+	for _, msg := range s.History() {
+		calls += len(msg.ToolCalls)
+		if msg.Role == llm.RoleTool {
+			results++
+		}
+	}
+	if calls != results {
+		t.Errorf("%d calls but %d results in the history", calls, results)
+	}
+}
+
+func TestConsent(t *testing.T) {
+	tests := []struct {
+		name    string
+		answers []ConsentAnswer
+		// outputs of three bash calls made one per turn
+		want  []string
+		asked int
+	}{
+		{"nobody to ask", nil, []string{
+			"[refused: nobody can approve bash here: run with --yolo, set yolo: true, or let a preToolCall hook allow it]",
+			"[refused: nobody can approve bash here: run with --yolo, set yolo: true, or let a preToolCall hook allow it]",
+			"[refused: nobody can approve bash here: run with --yolo, set yolo: true, or let a preToolCall hook allow it]",
+		}, 3},
+		{"once then no", []ConsentAnswer{AllowOnce, RejectOnce, AllowOnce}, []string{"hi\n", "[refused: the person did not allow this call]", "hi\n"}, 3},
+		{"always", []ConsentAnswer{AllowAlways}, []string{"hi\n", "hi\n", "hi\n"}, 1},
+		{"never", []ConsentAnswer{RejectAlways}, []string{
+			"[refused: the person said never for bash in this session]",
+			"[refused: the person said never for bash in this session]",
+			"[refused: the person said never for bash in this session]",
+		}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sink := &recSink{answers: tt.answers}
+			m := &fakeModel{}
+			s := newTestSession(t, nil, m, sink)
+			for i := range 3 {
+				m.replies = []llm.Reply{{ToolCalls: []llm.ToolCall{call("c", "bash", `{"command":"echo hi"}`)}}, {Content: "ok"}}
+				if err := s.Prompt(context.Background(), "go"); err != nil {
+					t.Fatal(err)
+				}
+				if got := m.lastToolOutputs(); got[len(got)-1] != tt.want[i] {
+					t.Errorf("call %d: output %q, want %q", i, got[len(got)-1], tt.want[i])
+				}
+			}
+			if len(sink.asked) != tt.asked {
+				t.Errorf("asked %d times (%q), want %d", len(sink.asked), sink.asked, tt.asked)
+			}
+			if sink.asked[0] != "bash: echo hi" {
+				t.Errorf("consent request %q", sink.asked[0])
+			}
+		})
+	}
+}
+
+func TestParseAskCommand(t *testing.T) {
+	cfg := mmconfigs.Default(t.TempDir(), func(string) string { return "" })
+	cfg.Agents = map[string]string{"expert": "/e.yaml", "with-context-x": "/w.yaml"}
+	s := newTestSession(t, cfg, &fakeModel{}, &recSink{})
+	tests := []struct {
+		line string
+		ok   bool
+		want askCommandLine
+		err  string
+	}{
+		{"hello", false, askCommandLine{}, ""},
+		{"/help", false, askCommandLine{}, ""},
+		{"/ask expert What is an inode?", true, askCommandLine{agent: "expert", question: "What is an inode?"}, ""},
+		{"/ask-expert  spaced  out ", true, askCommandLine{agent: "expert", question: "spaced  out"}, ""},
+		{"/ask-with-context-expert and now?", true, askCommandLine{agent: "expert", question: "and now?", withContext: true}, ""},
+		{"/ask-with-context-x plain", true, askCommandLine{agent: "with-context-x", question: "plain"}, ""},
+		{"/ask expert", true, askCommandLine{}, "usage: /ask <agent> <question>"},
+		{"/ask", true, askCommandLine{}, "usage: /ask <agent> <question>"},
+		{"/ask-expert", true, askCommandLine{}, "usage: /ask-expert <question>"},
+	}
+	for _, tt := range tests {
+		got, ok, err := s.parseAskCommand(tt.line)
+		if ok != tt.ok || (err == nil) != (tt.err == "") || (err != nil && err.Error() != tt.err) {
+			t.Errorf("%q: ok=%v err=%v, want ok=%v err=%q", tt.line, ok, err, tt.ok, tt.err)
+			continue
+		}
+		if err == nil && got != tt.want {
+			t.Errorf("%q: %+v, want %+v", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestCommands(t *testing.T) {
+	cfg := mmconfigs.Default(t.TempDir(), func(string) string { return "" })
+	s := newTestSession(t, cfg, &fakeModel{}, &recSink{})
+	if c := s.Commands(); c != nil {
+		t.Errorf("commands without agents: %v", c)
+	}
+	cfg.Agents = map[string]string{"expert": "/e.yaml"}
+	var names []string
+	for _, c := range s.Commands() {
+		names = append(names, c.Name)
+	}
+	if got := strings.Join(names, " "); got != "ask ask-expert ask-with-context-expert" {
+		t.Errorf("commands %q", got)
+	}
+}
+
+func TestChildEnv(t *testing.T) {
+	cfg := mmconfigs.Default(t.TempDir(), func(string) string { return "" })
+	cfg.Model = "echo/x"
+	s, err := New(context.Background(), Options{Config: cfg, Cwd: cfg.Dir, Sink: &recSink{},
+		Environ: []string{"HOME=/h", "MM_ASKED_DEPTH=1", "MM_ASK_CHAIN=expert", "MM_CONFIG=/old.yaml"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := strings.Join(s.childEnv("checker", "/c.yaml"), " ")
+	for _, want := range []string{"HOME=/h", "MM_CONFIG=/c.yaml", "MM_ASKED_DEPTH=2", "MM_ASK_CHAIN=expert/checker", "MM_BIN="} {
+		if !strings.Contains(env, want) {
+			t.Errorf("child environment lacks %s: %s", want, env)
+		}
+	}
+	if strings.Contains(env, "/old.yaml") || strings.Count(env, "MM_ASKED_DEPTH=") != 1 {
+		t.Errorf("stale values in %s", env)
+	}
+}
