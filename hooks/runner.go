@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 )
@@ -17,7 +18,8 @@ const maxStderr = 300
 // returns stdout (at most MaxStdout bytes) or a failure whose Error() is the
 // reference's text ("exit code 2: …", "x.wasm cannot be loaded: …", "stdout
 // larger than 1048576 bytes"). ctx carries the run's timeout and the turn's
-// cancellation; the engine words those failures itself.
+// cancellation: when the run ends because ctx did, the error wraps ctx.Err()
+// (context.DeadlineExceeded for a timeout), and the engine words it.
 type WasmRunner interface {
 	RunHook(ctx context.Context, e *Entry, ev Event, cwd string, input []byte) ([]byte, error)
 }
@@ -52,7 +54,10 @@ func (e *Engine) exec(base context.Context, ev Event, en *Entry, input []byte) (
 	switch {
 	case base.Err() != nil:
 		return nil, "cancelled"
-	case ctx.Err() != nil:
+	case en.Wasm != "" && errors.Is(err, context.DeadlineExceeded),
+		en.Wasm == "" && ctx.Err() != nil:
+		// A wasm module's first run may outlive ctx's deadline while it
+		// compiles (the runner postpones its own): only its word counts.
 		return nil, "timed out after " + timeout.String()
 	}
 	return nil, err.Error()

@@ -14,7 +14,7 @@ import (
 type fakeWasm struct {
 	out   []byte
 	err   error
-	block bool // wait for the context, then fail as a trapped module would
+	block bool // wait for the context, then fail with its error as the runner does
 
 	mu    sync.Mutex
 	entry *Entry
@@ -29,7 +29,7 @@ func (f *fakeWasm) RunHook(ctx context.Context, e *Entry, ev Event, cwd string, 
 	f.mu.Unlock()
 	if f.block {
 		<-ctx.Done()
-		return nil, errors.New("exit code 1: interrupted")
+		return nil, ctx.Err()
 	}
 	return f.out, f.err
 }
