@@ -19,6 +19,10 @@ import (
 // that child agents (started as $MM_BIN -acp) are the same binary.
 var mmBin string
 
+// goEnv keeps the go command's caches for scripts that build wasm modules
+// (their HOME is their work folder).
+var goEnv []string
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "mm-bin-")
 	if err != nil {
@@ -32,6 +36,13 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "build mm:", err)
 		os.RemoveAll(dir)
 		os.Exit(2)
+	}
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err == nil {
+		f := strings.Fields(string(out))
+		if len(f) == 3 {
+			goEnv = []string{"GOCACHE=" + f[0], "GOMODCACHE=" + f[1], "GOPATH=" + f[2]}
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -53,6 +64,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("MM_ASK_CHAIN", "")
 			env.Setenv("MM_BIN", "")
 			env.Setenv("EXAMPLES", filepath.Join(repoRoot(), "examples"))
+			for _, kv := range goEnv {
+				k, v, _ := strings.Cut(kv, "=")
+				env.Setenv(k, v)
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
