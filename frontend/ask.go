@@ -26,14 +26,17 @@ type AskOptions struct {
 // askSink streams the asked agent's answer to stdout, or holds it back, and
 // sends everything else to stderr.
 type askSink struct {
-	mu      sync.Mutex
-	agent   string
-	hold    bool
-	wrote   bool
-	ended   bool // the last text ended with a newline
-	stdout  io.Writer
-	side    *renderer
-	consent func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer
+	mu    sync.Mutex
+	agent string
+	hold  bool
+	wrote bool
+	ended bool // the last text ended with a newline
+	// toolSince says a tool call of the agent came after its last text: the
+	// next text starts a line, as the asking agent reads it.
+	toolSince bool
+	stdout    io.Writer
+	side      *renderer
+	consent   func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer
 	// later keeps the notices that speak of the answer (a hook replaced it)
 	// while it is held back, to follow it as they follow a streamed one.
 	later []orchestrator.Event
@@ -44,11 +47,21 @@ func (a *askSink) Emit(ev orchestrator.Event) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		if !a.hold {
+			if a.toolSince && a.wrote && !a.ended {
+				io.WriteString(a.stdout, "\n")
+			}
+			a.toolSince = false
 			io.WriteString(a.stdout, t.Text)
 			a.wrote = true
 			a.ended = strings.HasSuffix(t.Text, "\n")
 		}
 		return
+	}
+	switch e := ev.(type) {
+	case orchestrator.ToolStarted:
+		a.sawTool(e.Agent)
+	case orchestrator.ToolEnded:
+		a.sawTool(e.Agent)
 	}
 	if n, ok := ev.(orchestrator.Notice); ok && n.Kind == orchestrator.NoticeInfo {
 		a.mu.Lock()
@@ -60,6 +73,14 @@ func (a *askSink) Emit(ev orchestrator.Event) {
 		a.mu.Unlock()
 	}
 	a.side.Emit(ev)
+}
+
+func (a *askSink) sawTool(agent string) {
+	if agent == a.agent {
+		a.mu.Lock()
+		a.toolSince = true
+		a.mu.Unlock()
+	}
 }
 
 func (a *askSink) Consent(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {

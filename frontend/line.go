@@ -136,7 +136,11 @@ func runCancellable(ctx context.Context, f func(context.Context)) (quit bool) {
 
 // askConsent asks the person about one tool call.
 func askConsent(in lineReader, out io.Writer, echo bool, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
-	what := toolLine(req.Agent, req.Tool, req.Subject)
+	subject := req.Subject
+	if req.Detail != "" {
+		subject = req.Detail
+	}
+	what := toolLine(req.Agent, req.Tool, subject)
 	q := fmt.Sprintf("Allow %s? [y] yes once  [n] no  [a] always for %s  [v] never for %s › ", what, req.Tool, req.Tool)
 	for {
 		if echo {

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/mm-agent/mm/agentproc"
+	"github.com/mm-agent/mm/tools"
 )
 
 // maxConcurrentAsks bounds hand-offs to different agents running at once.
@@ -124,6 +125,9 @@ type relay struct {
 	s      *Session
 	agent  string
 	answer strings.Builder
+	// toolSince says one of the agent's own tool calls came after its last
+	// text: the next text is another model call's, on a line of its own.
+	toolSince bool
 }
 
 // chain names the agent something came from, seen from the asking session.
@@ -136,6 +140,10 @@ func (r *relay) chain(below string) string {
 
 func (r *relay) Text(agent, chunk string) {
 	if agent == "" {
+		if r.toolSince && r.answer.Len() > 0 && !strings.HasSuffix(r.answer.String(), "\n") {
+			r.answer.WriteByte('\n')
+		}
+		r.toolSince = false
 		r.answer.WriteString(chunk)
 	}
 	r.s.sink.Emit(Text{Agent: r.chain(agent), Text: chunk})
@@ -144,6 +152,9 @@ func (r *relay) Text(agent, chunk string) {
 func (r *relay) ToolCall(u agentproc.ToolUpdate) {
 	if u.Hook {
 		return // the asked agent's own hook runs: listed there, not here
+	}
+	if u.Agent == "" {
+		r.toolSince = true
 	}
 	agent := r.chain(u.Agent)
 	switch u.Status {
@@ -168,7 +179,7 @@ func (r *relay) ToolCall(u agentproc.ToolUpdate) {
 }
 
 func (r *relay) Permission(ctx context.Context, req agentproc.PermissionRequest) agentproc.PermissionAnswer {
-	ans := r.s.sink.Consent(ctx, ConsentRequest{Agent: r.chain(req.Agent), ID: req.ID, Tool: req.Tool, Subject: req.Subject, Input: req.Input})
+	ans := r.s.sink.Consent(ctx, ConsentRequest{Agent: r.chain(req.Agent), ID: req.ID, Tool: req.Tool, Subject: req.Subject, Detail: tools.Subject(req.Input), Input: req.Input})
 	switch ans {
 	case AllowOnce:
 		return agentproc.AllowOnce

@@ -125,7 +125,9 @@ type ConsentRequest struct {
 	ID      string
 	Tool    string
 	Subject string
-	Input   json.RawMessage
+	// Detail is the subject uncut: a person sees it whole before approving.
+	Detail string
+	Input  json.RawMessage
 }
 
 // ConsentAnswer is the person's decision.

@@ -134,7 +134,9 @@ func newTestSession(t *testing.T, cfg *mmconfigs.Config, m llm.Model, sink *recS
 	return s
 }
 
-func call(id, name, args string) llm.ToolCall { return llm.ToolCall{ID: id, Name: name, Arguments: args} }
+func call(id, name, args string) llm.ToolCall {
+	return llm.ToolCall{ID: id, Name: name, Arguments: args}
+}
 
 func TestToolCallsOfOneReplyRunConcurrently(t *testing.T) {
 	sink := &recSink{}

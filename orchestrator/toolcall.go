@@ -94,7 +94,7 @@ func (s *Session) consent(ctx context.Context, id, name, subject string, input j
 	case hookAllowed || always:
 		return ""
 	}
-	ans := s.sink.Consent(ctx, ConsentRequest{ID: id, Tool: name, Subject: subject, Input: input})
+	ans := s.sink.Consent(ctx, ConsentRequest{ID: id, Tool: name, Subject: subject, Detail: tools.Subject(input), Input: input})
 	switch ans {
 	case AllowOnce:
 		return ""

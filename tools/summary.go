@@ -16,6 +16,17 @@ const summaryMax = 60
 // something was cut. It returns "" when the input has none of these. The
 // same keys serve every tool, built-in or MCP, so name is not consulted.
 func Summary(name string, input json.RawMessage) string {
+	s := Subject(input)
+	if utf8.RuneCountInString(s) <= summaryMax {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:summaryMax-1]) + "…"
+}
+
+// Subject is Summary without the cut: what a person must see whole before
+// approving a call.
+func Subject(input json.RawMessage) string {
 	obj, err := inputObject(input)
 	if err != nil {
 		return ""
@@ -25,15 +36,9 @@ func Summary(name string, input json.RawMessage) string {
 		if raw, ok := obj[k]; !ok || json.Unmarshal(raw, &s) != nil {
 			continue
 		}
-		s = strings.Join(strings.Fields(s), " ")
-		if s == "" {
-			continue
-		}
-		if utf8.RuneCountInString(s) <= summaryMax {
+		if s = strings.Join(strings.Fields(s), " "); s != "" {
 			return s
 		}
-		r := []rune(s)
-		return string(r[:summaryMax-1]) + "…"
 	}
 	return ""
 }

@@ -91,15 +91,17 @@ func repoRoot() string {
 }
 
 // cmdNoChildren asserts that no process whose command line contains the
-// given text (default: the mm binary) still runs.
+// given text (default: the mm binary) still runs in the script's work
+// folder (so that scripts running in parallel do not see each other's).
 func cmdNoChildren(ts *testscript.TestScript, neg bool, args []string) {
 	needle := mmBin
 	if len(args) > 0 {
 		needle = strings.Join(args, " ")
 	}
+	work := ts.Getenv("WORK")
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		left := processesMatching(needle)
+		left := processesMatching(needle, work)
 		if len(left) == 0 || time.Now().After(deadline) {
 			if len(left) > 0 && !neg {
 				ts.Fatalf("processes left behind: %s", strings.Join(left, "; "))
@@ -110,7 +112,7 @@ func cmdNoChildren(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-func processesMatching(needle string) []string {
+func processesMatching(needle, work string) []string {
 	entries, _ := os.ReadDir("/proc")
 	var out []string
 	self := os.Getpid()
@@ -124,6 +126,10 @@ func processesMatching(needle string) []string {
 			continue
 		}
 		cmd := strings.ReplaceAll(string(b), "\x00", " ")
+		cwd, _ := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		if cwd != work && !strings.HasPrefix(cwd, work+"/") && !strings.Contains(cmd, work) {
+			continue
+		}
 		if strings.Contains(cmd, needle) && syscall.Kill(pid, 0) == nil {
 			if st, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); strings.Contains(string(st), ") Z ") {
 				out = append(out, fmt.Sprintf("%d (zombie) %s", pid, cmd))
