@@ -42,8 +42,9 @@ func HistoryEntry(agent, question, answer string) string {
 // MaxToolOutput is the most of an answer ask_agent's output gives the model.
 const MaxToolOutput = 20000
 
-// ToolOutput is ask_agent's output for the model: the text read, cut at
+// ToolOutput is the answer as ask_agent gives it to the model: cut at
 // MaxToolOutput characters with a closing note saying how much was cut.
+// The postAsk contexts follow it uncut.
 func ToolOutput(read string) string {
 	r := []rune(read)
 	if len(r) <= MaxToolOutput {

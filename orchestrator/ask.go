@@ -33,7 +33,9 @@ type askResult struct {
 	// then the postAsk contexts.
 	read string
 	// answer is the answer read, without contexts.
-	answer   string
+	answer string
+	// contexts are the postAsk contexts, which read ends with.
+	contexts []string
 	replaced bool
 	denied   bool
 	reason   string
@@ -98,6 +100,7 @@ func (s *Session) handOff(ctx context.Context, t *turn, req askRequest) askResul
 		s.sink.Emit(Notice{Kind: NoticeInfo, Text: handoff.ReplacedNotice(req.agent)})
 	}
 	if res.err == nil {
+		res.contexts = post.Contexts
 		res.read = handoff.AppendContexts(res.answer, post.Contexts)
 	}
 	return res

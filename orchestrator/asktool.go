@@ -81,7 +81,10 @@ func (a askTool) run(ctx context.Context, t *turn, input json.RawMessage, start 
 		out := handoff.FailedText(r.err.Error())
 		return tools.Result{IsError: true, Output: out}, out, false
 	}
-	return tools.Result{Output: handoff.ToolOutput(r.read)}, handoff.Summary(in.Agent, runeCount(r.answer), r.replaced), false
+	// The answer is cut, not the postAsk contexts after it: a verdict on a
+	// long answer still reaches the model.
+	out := handoff.AppendContexts(handoff.ToolOutput(r.answer), r.contexts)
+	return tools.Result{Output: out}, handoff.Summary(in.Agent, runeCount(r.answer), r.replaced), false
 }
 
 // agentDescription reads an asked configuration's description, best effort.
