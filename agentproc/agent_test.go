@@ -200,7 +200,7 @@ func TestPermissionRelayed(t *testing.T) {
 		{AllowAlways, "selected opt-aa"},
 		{RejectOnce, "selected opt-ro"},
 		{RejectAlways, "selected opt-ra"},
-		{Refused, "selected opt-ro"},
+		{Refused, "cancelled"}, // nobody could be asked: not a person's no
 	}
 	a := start(t, "agent.yaml", 0)
 	for _, tt := range tests {
@@ -233,7 +233,7 @@ func TestPickOptionWithoutAlways(t *testing.T) {
 		{AllowAlways, "a", true},
 		{RejectOnce, "r", true},
 		{RejectAlways, "r", true},
-		{Refused, "r", true},
+		{Refused, "", false},
 	}
 	for _, tt := range tests {
 		id, ok := pickOption(opts, tt.answer)

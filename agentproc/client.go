@@ -115,8 +115,9 @@ func (c client) RequestPermission(ctx context.Context, p acp.RequestPermissionRe
 }
 
 // pickOption finds the option for an answer: the kind it names, or for an
-// "always" answer the "once" kind when "always" is not offered. Refused is
-// a one-time rejection.
+// "always" answer the "once" kind when "always" is not offered. Refused
+// picks none: the request is answered "cancelled", which an mm child reads
+// as "nobody could be asked", not as a person's no.
 func pickOption(opts []acp.PermissionOption, ans PermissionAnswer) (acp.PermissionOptionId, bool) {
 	var kinds []acp.PermissionOptionKind
 	switch ans {
@@ -126,8 +127,10 @@ func pickOption(opts []acp.PermissionOption, ans PermissionAnswer) (acp.Permissi
 		kinds = []acp.PermissionOptionKind{acp.PermissionOptionKindAllowAlways, acp.PermissionOptionKindAllowOnce}
 	case RejectAlways:
 		kinds = []acp.PermissionOptionKind{acp.PermissionOptionKindRejectAlways, acp.PermissionOptionKindRejectOnce}
-	default: // RejectOnce, Refused
+	case RejectOnce:
 		kinds = []acp.PermissionOptionKind{acp.PermissionOptionKindRejectOnce}
+	default: // Refused
+		return "", false
 	}
 	for _, k := range kinds {
 		for _, o := range opts {

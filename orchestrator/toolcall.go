@@ -114,5 +114,9 @@ func (s *Session) consent(ctx context.Context, id, name, subject string, input j
 	if ctx.Err() != nil {
 		return "[cancelled before it ran]"
 	}
+	if s.depth > 0 {
+		// Hooks' allow is ignored in an asked agent: only yolo helps.
+		return fmt.Sprintf("[refused: nobody can approve %s here: the person of the agent that asked could not be asked; set yolo: true in this agent's configuration to run its tools unasked]", name)
+	}
 	return fmt.Sprintf("[refused: nobody can approve %s here: run with --yolo, set yolo: true, or let a preToolCall hook allow it]", name)
 }

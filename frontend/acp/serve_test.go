@@ -399,7 +399,7 @@ func TestConsentAnswers(t *testing.T) {
 		{"allow_always", orchestrator.AllowAlways},
 		{"reject_once", orchestrator.RejectOnce},
 		{"reject_always", orchestrator.RejectAlways},
-		{"", orchestrator.RejectOnce}, // cancelled
+		{"", orchestrator.ConsentUnavailable}, // cancelled: nobody could answer
 		{"something else", orchestrator.RejectOnce},
 	}
 	h := newHarness(t, false)

@@ -197,8 +197,13 @@ func (k *sink) Consent(ctx context.Context, req orchestrator.ConsentRequest) orc
 			{Kind: acp.PermissionOptionKindRejectAlways, Name: "Never allow " + what + " in this session", OptionId: acp.PermissionOptionId(acp.PermissionOptionKindRejectAlways)},
 		},
 	})
-	if err != nil || resp.Outcome.Selected == nil {
+	switch {
+	case err != nil:
 		return orchestrator.RejectOnce
+	case resp.Outcome.Selected == nil:
+		// Cancelled: the turn was cancelled, or the client (a parent mm in
+		// -p or mm --ask) had nobody to ask.
+		return orchestrator.ConsentUnavailable
 	}
 	switch acp.PermissionOptionKind(resp.Outcome.Selected.OptionId) {
 	case acp.PermissionOptionKindAllowOnce:
