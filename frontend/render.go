@@ -94,7 +94,7 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 			fmt.Fprintf(r.side, "%s⛔ %s %s\n", indent(e.Agent), toolLine(e.Agent, e.Name, e.Subject), e.Summary)
 		case e.Status == orchestrator.ToolFailed && e.Summary != "":
 			r.closeLine()
-			fmt.Fprintf(r.side, "%s✗ %s: %s\n", indent(e.Agent), e.Name, firstLine(e.Summary))
+			fmt.Fprintf(r.side, "%s✗ %s: %s\n", indent(e.Agent), toolLine(e.Agent, e.Name, ""), firstLine(e.Summary))
 		case e.Summary != "":
 			r.closeLine()
 			fmt.Fprintf(r.side, "%s  %s\n", indent(e.Agent), e.Summary)

@@ -82,6 +82,9 @@ func (s *Session) handOff(ctx context.Context, t *turn, req askRequest) askResul
 	answer, err := s.asks.prompt(actx, req.agent, path, msg)
 	timedOut := actx.Err() == context.DeadlineExceeded && ctx.Err() == nil
 	cancel()
+	// askTimeout cancels the hand-off like Ctrl-C does (design §4.10):
+	// postAsk reads "cancelled" and cannot replace it; the person reads why.
+	cancelled := err != nil && (ctx.Err() != nil || timedOut)
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
@@ -90,12 +93,15 @@ func (s *Session) handOff(ctx context.Context, t *turn, req askRequest) askResul
 		err = fmt.Errorf("%s did not answer within askTimeout %s", req.agent, s.cfg.AskTimeout)
 	}
 	errText := ""
-	if err != nil {
+	switch {
+	case cancelled:
+		errText = errCancelled.Error()
+	case err != nil:
 		errText = err.Error()
 	}
 	post := s.hooks.PostAsk(ctx, ask, answer, errText, time.Since(start), t.observe)
 	res := askResult{answer: answer, err: err, sent: ask.Prompt}
-	if post.Replaced && !errors.Is(err, errCancelled) {
+	if post.Replaced && !cancelled {
 		res.answer, res.replaced, res.err = post.Answer, true, nil
 		s.sink.Emit(Notice{Kind: NoticeInfo, Text: handoff.ReplacedNotice(req.agent)})
 	}
