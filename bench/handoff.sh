@@ -23,6 +23,16 @@ cd "$work" # no agent.yaml here; hooks write their stamps here
 unset MM_CONFIG MM_MODEL MM_ASKED_DEPTH MM_ASK_CHAIN MM_BIN
 export MM_BENCH_STAMP=$work/stamp
 
+# 50 agents in mmConfigs: mm -p must not read or start any of them.
+{
+	echo "model: echo/main"
+	echo "mmConfigs:"
+	for i in $(seq 1 50); do
+		echo "  agent$i: agent$i.yaml"
+		printf 'model: echo/x\ndescription: agent %s\n' "$i" >"$work/agent$i.yaml"
+	done
+} >"$work/agents50.yaml"
+
 now() { echo "${EPOCHREALTIME/./}"; } # microseconds
 
 # timed runs a command once, output discarded, and appends its wall time
@@ -68,9 +78,10 @@ p90() {
 }
 
 true_t=() print_t=() ask_t=() fan4_t=() fan1_t=() stream_ask=() stream_direct=()
-cases=(c_true c_print c_ask c_fan4 c_fan1 c_stream_ask c_stream_direct)
+cases=(c_true c_print c_print50 c_ask c_fan4 c_fan1 c_stream_ask c_stream_direct)
 c_true() { timed true_t /bin/true; }
 c_print() { timed print_t "$mm" --config "$fx/echo.yaml" -p "What is an inode?"; }
+c_print50() { timed print50_t "$mm" --config "$work/agents50.yaml" -p "What is an inode?"; }
 c_ask() { timed ask_t "$mm" --config "$fx/echo.yaml" --ask expert "What is an inode?"; }
 c_fan4() { timed fan4_t "$mm" --config "$fx/fanout.yaml" -p go; }
 c_fan1() { timed fan1_t "$mm" --config "$fx/fanout1.yaml" -p go; }
@@ -96,6 +107,7 @@ echo "mm hand-off benchmark: $runs runs of each case, interleaved; wall time in 
 printf '%-52s %8s %8s\n' case median p90
 printf '%-52s %8s %8s\n' "/bin/true" "$mtrue" "$(p90 true_t)"
 printf '%-52s %8s %8s\n' "mm -p, echo model" "$mprint" "$(p90 print_t)"
+printf '%-52s %8s %8s\n' "mm -p, echo model, 50 agents in mmConfigs" "$(median print50_t)" "$(p90 print50_t)"
 printf '%-52s %8s %8s\n' "mm --ask expert, echo expert" "$mask" "$(p90 ask_t)"
 printf '%-52s %8s %8s\n' "mm -p, 1 ask_agent call, agent takes 500 ms" "$(median fan1_t)" "$(p90 fan1_t)"
 printf '%-52s %8s %8s\n' "mm -p, 4 ask_agent calls in one reply, 500 ms each" "$(median fan4_t)" "$(p90 fan4_t)"
@@ -103,6 +115,7 @@ printf '%-52s %8s %8s\n' "first piece, model to stdout: mm -p (no hand-off)" "$(
 printf '%-52s %8s %8s\n' "first piece, model to stdout: mm --ask (hand-off)" "$(median stream_ask)" "$(p90 stream_ask)"
 echo
 echo "mm -p over /bin/true:           $(awk_diff "$mprint" "$mtrue") ms   (target <= 15 ms for mm -p)"
+echo "50 agents / 1 agent, mm -p:     $(awk_ratio "$(median print50_t)" "$mprint")      (target: no growth)"
 echo "mm --ask / mm -p:               $(awk_ratio "$mask" "$mprint")      (target <= 2.0)"
 echo "hand-off overhead (ask - p):    $(awk_diff "$mask" "$mprint") ms   (target <= 20 ms)"
 echo "4 agents at once:               $(median fan4_t) ms (target < 1000 ms)"

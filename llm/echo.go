@@ -22,3 +22,6 @@ func (echoModel) Stream(ctx context.Context, req Request, onText func(string)) (
 	}
 	return Reply{Content: text, FinishReason: "stop"}, nil
 }
+
+// ReadsToolSpecs is false: echo never calls a tool.
+func (echoModel) ReadsToolSpecs() bool { return false }

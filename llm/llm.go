@@ -70,3 +70,20 @@ type Reply struct {
 type Model interface {
 	Stream(ctx context.Context, req Request, onText func(string)) (Reply, error)
 }
+
+// SpecReader is implemented by a model that may or may not read the
+// descriptions and schemas of the tools it is offered. The built-in echo
+// and script models do not: a caller may then skip work spent only on
+// describing tools (ask_agent's description reads every asked agent's
+// configuration file). Models that do not implement it read them.
+type SpecReader interface {
+	ReadsToolSpecs() bool
+}
+
+// ReadsToolSpecs reports whether m reads the descriptions of its tools.
+func ReadsToolSpecs(m Model) bool {
+	if r, ok := m.(SpecReader); ok {
+		return r.ReadsToolSpecs()
+	}
+	return true
+}

@@ -323,3 +323,6 @@ func writeJSONString(b *bytes.Buffer, s string) {
 	_ = enc.Encode(s)       // a string always encodes
 	b.Truncate(b.Len() - 1) // Encode's newline
 }
+
+// ReadsToolSpecs is false: a script names its tool calls itself.
+func (*scriptModel) ReadsToolSpecs() bool { return false }

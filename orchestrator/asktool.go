@@ -27,12 +27,18 @@ func (a askTool) Spec() llm.ToolSpec {
 
 func (a askTool) spec() llm.ToolSpec {
 	names := a.s.cfg.AgentNames()
+	// Each description is in the agent's own file: read them only for a
+	// model that reads tool descriptions, so that nothing of an agent is
+	// read before it is asked otherwise.
+	describe := a.s.model != nil && llm.ReadsToolSpecs(a.s.model)
 	var desc strings.Builder
 	desc.WriteString("Ask another agent a question and read its answer. The agents:")
 	for _, n := range names {
 		d := ""
-		if c, err := agentDescription(a.s.cfg.Agents[n]); err == nil && c != "" {
-			d = ": " + c
+		if describe {
+			if c, err := agentDescription(a.s.cfg.Agents[n]); err == nil && c != "" {
+				d = ": " + c
+			}
 		}
 		fmt.Fprintf(&desc, "\n- %s%s", n, d)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -320,5 +322,41 @@ func TestChildEnv(t *testing.T) {
 	}
 	if strings.Contains(env, "/old.yaml") || strings.Count(env, "MM_ASKED_DEPTH=") != 1 {
 		t.Errorf("stale values in %s", env)
+	}
+}
+
+// TestAskToolSpec: ask_agent's description lists each agent with its
+// description — read from its file only for a model that reads tool
+// descriptions, so that echo and script models read no agent's file.
+func TestAskToolSpec(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "e.yaml"), []byte("model: echo/x\ndescription: knows inodes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	echo, err := llm.New("echo/x", llm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		model llm.Model
+		want  string
+	}{
+		{"reads specs", &fakeModel{}, "Ask another agent a question and read its answer. The agents:\n- expert: knows inodes\n- gone\nSet withContext to send this conversation along."},
+		{"echo", echo, "Ask another agent a question and read its answer. The agents:\n- expert\n- gone\nSet withContext to send this conversation along."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := mmconfigs.Default(dir, func(string) string { return "" })
+			cfg.Agents = map[string]string{"expert": filepath.Join(dir, "e.yaml"), "gone": filepath.Join(dir, "gone.yaml")}
+			s := newTestSession(t, cfg, tt.model, &recSink{})
+			spec := s.tools["ask_agent"].Spec()
+			if spec.Description != tt.want {
+				t.Errorf("description\n got %q\nwant %q", spec.Description, tt.want)
+			}
+			if !strings.Contains(string(spec.Parameters), `"enum":["expert","gone"]`) {
+				t.Errorf("schema %s", spec.Parameters)
+			}
+		})
 	}
 }
