@@ -13,6 +13,8 @@ import (
 	"time"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/mm-agent/mm/internal/acpconn"
 )
 
 // DefaultGrace is how long a cancelled prompt, or a child told to stop, may
@@ -120,7 +122,7 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 	// Nothing is read before the connection is set up: its reader would
 	// race with SetLogger.
 	ready := make(chan struct{})
-	a.conn = acp.NewClientSideConnection(client{a}, &a.in, gatedReader{outR, ready})
+	a.conn = acp.NewClientSideConnection(client{a}, &a.in, acpconn.Gated(outR, ready))
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
 	close(ready)
 	go a.wait()
@@ -331,17 +333,6 @@ func (ww *watchedWriter) Write(p []byte) (int, error) {
 		ww.failed.Store(true)
 	}
 	return n, err
-}
-
-// gatedReader reads nothing until open is closed.
-type gatedReader struct {
-	r    io.Reader
-	open <-chan struct{}
-}
-
-func (g gatedReader) Read(p []byte) (int, error) {
-	<-g.open
-	return g.r.Read(p)
 }
 
 // Close stops the child: its stdin is closed, which ends an mm child, and

@@ -13,6 +13,8 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/mm-agent/mm/internal/acpconn"
+
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -52,7 +54,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, errw io.Writer, opt
 	// Nothing is read before the connection is set up: the connection's
 	// reader would race with SetLogger, a request with s.conn.
 	ready := make(chan struct{})
-	s.conn = acp.NewAgentSideConnection(s, s.out, gatedReader{in, ready})
+	s.conn = acp.NewAgentSideConnection(s, s.out, acpconn.Gated(in, ready))
 	s.conn.SetLogger(slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	close(ready)
 	var err error
@@ -304,17 +306,6 @@ func newSessionID() string {
 	var b [12]byte
 	rand.Read(b[:])
 	return "mm-" + hex.EncodeToString(b[:])
-}
-
-// gatedReader reads nothing until open is closed.
-type gatedReader struct {
-	r    io.Reader
-	open <-chan struct{}
-}
-
-func (g gatedReader) Read(p []byte) (int, error) {
-	<-g.open
-	return g.r.Read(p)
 }
 
 // lineLog writes whole lines to the error stream, one writer at a time.

@@ -25,7 +25,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -35,6 +34,8 @@ import (
 	"sync/atomic"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/mm-agent/mm/internal/acpconn"
 )
 
 type agent struct {
@@ -56,25 +57,13 @@ func main() {
 	}
 	a := &agent{}
 	ready := make(chan struct{})
-	a.conn = acp.NewAgentSideConnection(a, os.Stdout, gatedReader{os.Stdin, ready})
+	a.conn = acp.NewAgentSideConnection(a, os.Stdout, acpconn.Gated(os.Stdin, ready))
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
 	close(ready)
 	<-a.conn.Done()
 	if a.stubborn.Load() {
 		select {}
 	}
-}
-
-// gatedReader reads nothing until open is closed: a request must not come
-// in before a.conn is set.
-type gatedReader struct {
-	r    io.Reader
-	open <-chan struct{}
-}
-
-func (g gatedReader) Read(p []byte) (int, error) {
-	<-g.open
-	return g.r.Read(p)
 }
 
 func (a *agent) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
