@@ -90,6 +90,12 @@ func TestLineModeTerminal(t *testing.T) {
     delay: 1s
     pieces: 30
     say: this answer takes thirty seconds to finish and should never be seen whole
+  - afterTool: bash
+    say: "bash said: {{output}}"
+  - when: '^shell'
+    calls:
+      - name: bash
+        args: {command: echo from the shell}
   - say: "quick: {{question}}"
 `,
 	}
@@ -111,6 +117,12 @@ func TestLineModeTerminal(t *testing.T) {
 	term.waitFor("mm: cancelled")
 	term.send("again\r")
 	term.waitFor("🤖 quick: again")
+
+	// Consent at the terminal: one question, answered y.
+	term.send("shell\r")
+	term.waitFor("Allow bash: echo from the shell? [y] yes once  [n] no  [a] always for bash  [v] never for bash")
+	term.send("y\r")
+	term.waitFor("🤖 bash said: from the shell")
 
 	term.send("/exit\r")
 	done := make(chan error, 1)
