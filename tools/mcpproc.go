@@ -45,6 +45,7 @@ func startProc(srv MCPServer, env Env) (*serverProc, error) {
 	cmd.Dir = env.Cwd
 	cmd.Env = serverEnviron(env.Environ, srv.Env)
 	ownGroup(cmd)
+	dieWithParent(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -32,4 +36,48 @@ func TestMCPScripts(t *testing.T) {
 			"nochildren": cmdNoChildren,
 		},
 	})
+}
+
+// TestMCPServerDiesWithMM: an MCP server does not outlive an mm that was
+// killed outright (SIGKILL, no chance to stop its servers), even one that
+// keeps running when its stdin closes.
+func TestMCPServerDiesWithMM(t *testing.T) {
+	mcpDir := filepath.Join(repoRoot(), "test", "mcp")
+	nodetest.Require(t, mcpDir)
+	dir := t.TempDir()
+	cfg := "model: echo/x\nmcpServers:\n  crashy:\n    command: node\n    args: [" + filepath.Join(mcpDir, "crashy.mjs") + "]\n    env: {MCP_STUBBORN: \"1\"}\n"
+	if err := os.WriteFile(filepath.Join(dir, "agent.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(mmBin)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MM_CONFIG=", "XDG_CACHE_HOME="+filepath.Join(dir, ".cache"))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	banner, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || !strings.Contains(banner, "mcp: crashy(1)") {
+		t.Fatalf("banner %q, %v", banner, err)
+	}
+	if len(processesMatching("crashy.mjs", dir)) != 1 {
+		t.Fatalf("the server is not running: %q", processesMatching("crashy.mjs", dir))
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(processesMatching("crashy.mjs", dir)) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the MCP server outlived mm: %q", processesMatching("crashy.mjs", dir))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mm-agent/mm/frontend"
+	"github.com/mm-agent/mm/frontend/tui"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
 )
@@ -45,6 +46,7 @@ func run(args []string) int {
   mm -p "question"                 one turn; the answer on stdout
   mm --ask <agent> "question"      one hand-off to an agent of mmConfigs
   mm -acp                          an Agent Client Protocol agent over stdio
+  mm -tui                          the full-screen window
   mm check                         validate a configuration and the agents it may ask`,
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
@@ -175,8 +177,18 @@ func runRoot(ctx context.Context, f flags, args []string) int {
 		defer cancel()
 		return frontend.Ask(ictx, question, opts)
 	case f.tui:
-		fmt.Fprintln(os.Stderr, "mm -tui: the window is not part of this version yet; run mm for the line mode")
-		return 2
+		if len(args) > 0 {
+			fmt.Fprintf(os.Stderr, "mm -tui: unexpected arguments %q: type the question in the window\n", strings.Join(args, " "))
+			return 2
+		}
+		return tui.Run(ctx, tui.Options{
+			Session: session(false),
+			Banner: func(s *orchestrator.Session) string {
+				return cfg.Banner(version, cwd, s.MCPBanner())
+			},
+			Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+			DisplayHooks: cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
+		})
 	}
 	if len(args) > 0 {
 		fmt.Fprintf(os.Stderr, "mm: unexpected arguments %q: use mm -p \"<question>\" for one question\n", strings.Join(args, " "))

@@ -9,3 +9,7 @@ server.registerTool("crash", { description: "exits the server during the call" }
   process.exit(3);
 });
 await server.connect(new StdioServerTransport());
+
+// MCP_STUBBORN=1: keep running after stdin closes, as a badly behaved server
+// would, so that only the kernel's parent-death signal stops it.
+if (process.env.MCP_STUBBORN) setInterval(() => {}, 1 << 30);

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// mark is how much the terminal has shown so far, for waitSince.
+func (term *terminal) mark() int {
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	return term.out.Len()
+}
+
+// waitSince waits until what the terminal showed after mark contains text.
+func (term *terminal) waitSince(mark int, text string) {
+	term.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		term.mu.Lock()
+		got := term.out.String()[mark:]
+		term.mu.Unlock()
+		if strings.Contains(got, text) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	term.t.Fatalf("the terminal never showed %q; after the mark it shows:\n%q", text, term.out.String()[mark:])
+}
+
+// TestWindowTerminal drives mm -tui through a pseudo-terminal: the banner
+// and the status line, a question and its answer with the hook display
+// notice under the ⚙ line, a consent question answered by one key, a call a
+// hook denied, a slow turn cancelled with Escape, a resize, and /exit,
+// which leaves the alternate screen.
+func TestWindowTerminal(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"agent.yaml": `model: script/script.yaml
+displayHooks: true
+hooks:
+  preGeneration:
+    - command: "true"
+  preToolCall:
+    - matcher: ^bash$
+      command: sh "$MM_CONFIG_DIR/guard.sh"
+`,
+		"guard.sh": `case $(cat) in
+*'rm -rf'*) printf '{"action":"deny","reason":"it cannot be undone"}' ;;
+esac
+`,
+		"script.yaml": `rules:
+  - afterTool: bash
+    say: "the tool said: {{output}}"
+  - when: '^run ([^\n]+)'
+    calls:
+      - name: bash
+        args: {command: "{{1}}"}
+  - when: '^slow'
+    delay: 1s
+    pieces: 30
+    say: this answer takes thirty seconds to finish and should never be seen whole
+  - say: "quick: {{question}}"
+`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const banner = "mm v0.1.0 | config: agent.yaml | model: script/script.yaml | yolo: off | hooks: preGeneration×1 preToolCall×1"
+	term := startTerminal(t, dir, "-tui")
+	term.waitFor("\x1b[?1049h")
+	term.waitFor(banner)
+	term.waitFor("script/script.yaml · idle · Enter sends")
+
+	m := term.mark()
+	term.send("hello\r")
+	term.waitSince(m, "› hello")
+	term.waitSince(m, "🤖 quick: hello")
+	term.waitSince(m, "⚙ 0 command(s)")
+	term.waitSince(m, "  🪝 1. preGeneration · true → continue")
+
+	m = term.mark()
+	term.send("run echo hi\r")
+	term.waitSince(m, "Allow bash: echo hi? [y] once [n] no [a] always [v] never")
+	term.waitSince(m, "allow this call? y once · n no · a always · v never · Esc no")
+	term.send("y")
+	term.waitSince(m, "→ yes, once")
+	term.waitSince(m, "🔧 bash: echo hi")
+	term.waitSince(m, "🤖 the tool said: hi")
+	term.waitSince(m, "⚙ 1 command(s)")
+	term.waitSince(m, "  🪝 2. preToolCall [bash] · sh \"$MM_CONFIG_DIR/guard.sh\" → continue")
+
+	m = term.mark()
+	term.send("run rm -rf build\r")
+	term.waitSince(m, "🪝 bash: rm -rf build — denied by a hook")
+	term.waitSince(m, "[denied by a hook: it cannot be undone]")
+	term.waitSince(m, "idle · Enter sends")
+
+	m = term.mark()
+	term.send("slow please\r")
+	term.waitSince(m, "🤖 this")
+	term.waitSince(m, "running · Esc cancels")
+	term.send("\x1b") // Escape cancels the turn, not the window
+	term.waitSince(m, "mm: cancelled")
+	term.waitSince(m, "idle · Enter sends")
+
+	m = term.mark()
+	term.send("again\r")
+	term.waitSince(m, "🤖 quick: again")
+
+	// A narrower terminal: the banner is cut to the new width.
+	m = term.mark()
+	if err := pty.Setsize(term.f, &pty.Winsize{Rows: 30, Cols: 40}); err != nil {
+		t.Fatal(err)
+	}
+	term.waitSince(m, banner[:39]+"…")
+
+	term.send("/exit\r")
+	done := make(chan error, 1)
+	go func() { done <- term.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("mm exited with %v after /exit", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("mm did not exit after /exit")
+	}
+	term.waitFor("\x1b[?1049l") // the alternate screen left: the terminal is restored
+}
+
+// TestWindowNotATerminal: without a terminal mm -tui says what to run
+// instead and exits 2.
+func TestWindowNotATerminal(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(mmBin, "-tui")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MM_CONFIG=", "MM_MODEL=echo", "MM_ASKED_DEPTH=")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("mm -tui without a terminal: %v, want exit status 2", err)
+	}
+	const want = "mm -tui: stdin and stdout must be a terminal; use mm for the line mode or mm -p\n"
+	if stderr.String() != want || stdout.Len() != 0 {
+		t.Errorf("stdout %q, stderr %q; want stderr %q", stdout.String(), stderr.String(), want)
+	}
+}

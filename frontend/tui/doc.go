@@ -1,0 +1,24 @@
+// Package tui is mm's window (mm -tui): a full-screen terminal front end.
+//
+// Like the line mode it only renders the orchestrator's events and reads the
+// person's input; what a turn does is decided by the session. The screen
+// holds, from the top: the banner (one line, cut to the width), the
+// transcript (questions, the streamed answers, tool lines, asked agents'
+// text and tool lines indented, notices dim, the ⚙ line after each turn with
+// the displayCommands list and one notice per hook run under it), a status
+// line, and the input line.
+//
+// One goroutine owns the screen: events from the session, the consent
+// questions, the keys read from the terminal and the resize signal all
+// arrive on channels, and each batch is followed by one redraw of the rows
+// that changed. The terminal is put in raw mode on the alternate screen and
+// always restored when Run returns, whether it ends normally, on an error
+// or by a panic.
+//
+// Character widths are a heuristic, since the standard library has no
+// Unicode width tables (see runeWidth): East Asian wide and fullwidth
+// characters and the emoji blocks count two columns, combining marks and
+// joiners none, everything else one. A terminal that draws a character
+// otherwise shifts that row only; autowrap is off, so nothing spills onto
+// the next row.
+package tui

@@ -1,0 +1,271 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mm-agent/mm/orchestrator"
+)
+
+// style is how a transcript line is drawn.
+type style uint8
+
+const (
+	stylePlain    style = iota
+	styleDim            // notices, hook runs, call summaries, past consent questions
+	styleQuestion       // the person's questions
+	styleFailed         // failed and denied calls, a turn's error
+	styleAsk            // a consent question waiting for its answer
+)
+
+// line is one line of the transcript, before wrapping.
+type line struct {
+	text string
+	// hang starts each of its rows after the first when it wraps.
+	hang  string
+	style style
+
+	// rows caches the line wrapped to width w.
+	rows []string
+	w    int
+}
+
+// wrapped is the line's rows at width w.
+func (l *line) wrapped(w int) []string {
+	if l.rows == nil || l.w != w {
+		l.rows, l.w = wrap(l.text, w, l.hang), w
+		for i, r := range l.rows {
+			l.rows[i] = strings.TrimRight(r, " ")
+		}
+	}
+	return l.rows
+}
+
+// transcript turns what happens in the session into lines. It mirrors the
+// line mode's rendering, with the window's own forms where the reference
+// asks for them (a call a hook denied is a failed call line).
+type transcript struct {
+	lines []*line
+
+	displayHooks, displayCommands bool
+
+	// open says the last lines are text streaming from agent ("" for the
+	// session's own model), begun at line head.
+	open  bool
+	agent string
+	head  int
+}
+
+// add appends text as lines: the first starts with first, the others (and
+// every wrapped row) with hang.
+func (t *transcript) add(st style, first, hang, text string) {
+	t.close()
+	for i, part := range strings.Split(sanitize(text), "\n") {
+		lead := hang
+		if i == 0 {
+			lead = first
+		}
+		t.lines = append(t.lines, &line{text: lead + part, hang: hang, style: st})
+	}
+}
+
+// close ends the streaming text: a piece ending with a newline left an
+// empty line open, which goes.
+func (t *transcript) close() {
+	if !t.open {
+		return
+	}
+	t.open = false
+	last := len(t.lines) - 1
+	if last > t.head && t.lines[last].text == t.lines[last].hang {
+		t.lines = t.lines[:last]
+	}
+}
+
+// question shows what the person sent, after a blank line.
+func (t *transcript) question(text string) {
+	if len(t.lines) > 0 {
+		t.add(stylePlain, "", "", "")
+	}
+	t.add(styleQuestion, "› ", "  ", text)
+}
+
+// notice shows dim lines of the window's own: a command's output, a
+// session warning. Each line keeps its own margin.
+func (t *transcript) notice(text string) {
+	for _, l := range strings.Split(text, "\n") {
+		t.add(styleDim, "", "  ", l)
+	}
+}
+
+// event shows one event of the session.
+func (t *transcript) event(ev orchestrator.Event) {
+	switch e := ev.(type) {
+	case orchestrator.Text:
+		t.text(e.Agent, e.Text)
+	case orchestrator.ToolStarted:
+		in := indent(e.Agent)
+		t.add(stylePlain, in+"🔧 ", in+"   ", callTitle(e.Agent, e.Name, e.Subject))
+	case orchestrator.ToolEnded:
+		t.toolEnded(e)
+	case orchestrator.Notice:
+		// A hook's failure report, a replaced answer: as they happen.
+		t.add(styleDim, "", "   ", e.Text)
+	case orchestrator.HookRan:
+		// Listed under the ⚙ line when the turn ends (TurnEnded.Hooks,
+		// which leaves out the runs outside a turn).
+	case orchestrator.TurnEnded:
+		t.turnEnded(e)
+	}
+}
+
+// text appends a piece of streamed answer. A new agent, or text after any
+// other line, starts a new paragraph under 🤖.
+func (t *transcript) text(agent, s string) {
+	in := indent(agent)
+	hang := in + "   "
+	if !t.open || t.agent != agent {
+		head := in + "🤖 "
+		if agent != "" {
+			head += agent + ": "
+		}
+		t.add(stylePlain, head, hang, "")
+		t.open, t.agent, t.head = true, agent, len(t.lines)-1
+	}
+	parts := strings.Split(sanitize(s), "\n")
+	last := t.lines[len(t.lines)-1]
+	last.text += parts[0]
+	last.rows = nil
+	for _, p := range parts[1:] {
+		t.lines = append(t.lines, &line{text: hang + p, hang: hang})
+	}
+}
+
+func (t *transcript) toolEnded(e orchestrator.ToolEnded) {
+	in := indent(e.Agent)
+	title := callTitle(e.Agent, e.Name, e.Subject)
+	out := e.Summary
+	if out == "" {
+		out = e.Output
+	}
+	switch {
+	case e.Status == orchestrator.ToolDenied && e.DeniedBy == "hook":
+		t.add(styleFailed, in+"🪝 ", in+"   ", title+" — denied by a hook")
+		t.output(in+"   ", out)
+	case e.Status == orchestrator.ToolDenied:
+		t.add(styleFailed, in+"⛔ ", in+"   ", title+" — denied")
+		t.output(in+"   ", out)
+	case e.Status == orchestrator.ToolFailed && e.Summary != "":
+		t.add(styleFailed, in+"✗ ", in+"  ", title+": "+firstLine(e.Summary))
+	case e.Summary != "":
+		t.add(styleDim, in+"   ", in+"   ", e.Summary)
+	}
+}
+
+// output shows the first line of what a refused call's model reads, under
+// its title.
+func (t *transcript) output(margin, out string) {
+	if out = firstLine(out); out != "" {
+		t.add(styleDim, margin, margin, out)
+	}
+}
+
+// turnEnded closes a turn: its error, then the ⚙ line, the displayCommands
+// list and one notice per hook run.
+func (t *transcript) turnEnded(e orchestrator.TurnEnded) {
+	t.close()
+	if e.Err != nil {
+		t.add(styleFailed, "", "   ", "mm: "+e.Err.Error())
+	}
+	t.add(stylePlain, "", "  ", fmt.Sprintf("⚙ %d command(s)", len(e.Commands)))
+	if t.displayCommands {
+		for _, c := range e.Commands {
+			t.add(stylePlain, "  $ ", "    ", c)
+		}
+	}
+	if t.displayHooks {
+		for _, h := range e.Hooks {
+			t.add(styleDim, "  ", "     ", h)
+		}
+	}
+}
+
+// consent shows a consent question and returns its last line, where the
+// answer will be written.
+func (t *transcript) consent(req orchestrator.ConsentRequest) int {
+	subject := req.Subject
+	if req.Detail != "" {
+		subject = req.Detail
+	}
+	t.add(styleAsk, "", "  ", "Allow "+callTitle(req.Agent, req.Tool, subject)+"? [y] once [n] no [a] always [v] never")
+	return len(t.lines) - 1
+}
+
+// answered writes the answer after the consent question ending at line
+// last and dims the question.
+func (t *transcript) answered(last int, answer string) {
+	l := t.lines[last]
+	l.text += " → " + answer
+	l.rows = nil
+	for i := last; i >= 0 && t.lines[i].style == styleAsk; i-- {
+		t.lines[i].style = styleDim
+	}
+}
+
+// total is the number of rows of the transcript wrapped to width.
+func (t *transcript) total(width int) int {
+	n := 0
+	for _, l := range t.lines {
+		n += len(l.wrapped(width))
+	}
+	return n
+}
+
+// view returns the rows of the transcript wrapped to width that show in a
+// view of height rows scrolled up from the bottom by scroll rows (which
+// must leave a full view: at most total-height), with their styles.
+func (t *transcript) view(width, height, scroll int) (rows []string, styles []style) {
+	// Walk up from the bottom: the visible rows are usually the last ones.
+	skip := scroll
+	for i := len(t.lines) - 1; i >= 0 && len(rows) < height; i-- {
+		l := t.lines[i]
+		w := l.wrapped(width)
+		for j := len(w) - 1; j >= 0 && len(rows) < height; j-- {
+			if skip > 0 {
+				skip--
+				continue
+			}
+			rows = append(rows, w[j])
+			styles = append(styles, l.style)
+		}
+	}
+	slices.Reverse(rows)
+	slices.Reverse(styles)
+	return rows, styles
+}
+
+// indent is the margin of an asked agent's lines: two spaces per level.
+func indent(agent string) string {
+	if agent == "" {
+		return ""
+	}
+	return strings.Repeat("  ", strings.Count(agent, "/")+1)
+}
+
+// callTitle names a tool call as editors title it: "[expert] bash: ls".
+func callTitle(agent, name, subject string) string {
+	s := name
+	if subject != "" {
+		s += ": " + subject
+	}
+	if agent != "" {
+		s = "[" + agent + "] " + s
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}

@@ -1,0 +1,108 @@
+package tui
+
+import (
+	"slices"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestStringWidth(t *testing.T) {
+	tests := []struct {
+		s    string
+		want int
+	}{
+		{"", 0},
+		{"hello", 5},
+		{"é", 1},
+		{"e\u0301", 1}, // e + combining acute
+		{"🤖 ", 3},
+		{"🪝", 2},
+		{"🔧", 2},
+		{"⛔", 2},
+		{"⚙", 1},
+		{"⚙\ufe0f", 1}, // the variation selector takes no column of its own
+		{"⚠ ✗ › … — · →", 13},
+		{"日本語", 6},
+		{"ｈｉ", 4},
+		{"한국", 4},
+		{"a\u200db", 2},
+	}
+	for _, tt := range tests {
+		if got := stringWidth(tt.s); got != tt.want {
+			t.Errorf("stringWidth(%q) = %d, want %d", tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		name  string
+		s     string
+		width int
+		hang  string
+		want  []string
+	}{
+		{"fits", "hello world", 11, "", []string{"hello world"}},
+		{"empty", "", 10, "  ", []string{""}},
+		{"at a space", "hello world", 8, "", []string{"hello", "world"}},
+		{"space at the edge", "hello world", 5, "", []string{"hello", "world"}},
+		{"hanging indent", "🤖 one two three four", 10, "   ", []string{"🤖 one two", "   three", "   four"}},
+		{"long word cut", "abcdefghij", 4, "", []string{"abcd", "efgh", "ij"}},
+		{"long word after a short one", "a bcdefghij", 4, "", []string{"a", "bcde", "fghi", "j"}},
+		{"spaces at the break dropped", "aaa    bbb", 5, "", []string{"aaa", "bbb"}},
+		{"leading spaces kept", "    code here", 9, "", []string{"    code", "here"}},
+		{"wide runes do not split", "日本語です", 5, "", []string{"日本", "語で", "す"}},
+		{"emoji at the edge", "ab🪝cd", 3, "", []string{"ab", "🪝c", "d"}},
+		{"rune wider than the row", "🪝🪝", 1, "", []string{"🪝", "🪝"}},
+		{"hang wider than the row is dropped", "abcdef", 3, "    ", []string{"abc", "def"}},
+		{"combining mark stays with its letter", "cafe\u0301 ok", 4, "", []string{"cafe\u0301", "ok"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := wrap(tt.s, tt.width, tt.hang)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("wrap(%q, %d, %q)\n got %q\nwant %q", tt.s, tt.width, tt.hang, got, tt.want)
+			}
+			for _, row := range got {
+				if w := stringWidth(row); w > tt.width && utf8.RuneCountInString(row) > 1 {
+					t.Errorf("row %q is %d columns wide, more than %d", row, w, tt.width)
+				}
+			}
+		})
+	}
+}
+
+func TestCutEllipsis(t *testing.T) {
+	tests := []struct {
+		s     string
+		width int
+		want  string
+	}{
+		{"mm v0.1.0 | config: agent.yaml", 40, "mm v0.1.0 | config: agent.yaml"},
+		{"mm v0.1.0 | config: agent.yaml", 10, "mm v0.1.0…"},
+		{"🤖🤖🤖", 4, "🤖…"},
+		{"🤖🤖🤖", 3, "🤖…"},
+		{"abc", 0, ""},
+	}
+	for _, tt := range tests {
+		if got := cutEllipsis(tt.s, tt.width); got != tt.want {
+			t.Errorf("cutEllipsis(%q, %d) = %q, want %q", tt.s, tt.width, got, tt.want)
+		}
+	}
+}
+
+func TestSanitize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain\ntext", "plain\ntext"},
+		{"a\tb", "a    b"},
+		{"line\r\n", "line\n"},
+		{"\x1b[2Jgone", "�[2Jgone"},
+		{"bell\a", "bell�"},
+		{"\xff", "�"},
+	}
+	for _, tt := range tests {
+		if got := sanitize(tt.in); got != tt.want {
+			t.Errorf("sanitize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
