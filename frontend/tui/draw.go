@@ -85,9 +85,9 @@ func (w *window) draw() {
 	}
 }
 
-// frame composes the screen: banner, transcript, status line, input line.
-// On a terminal too short for all four the banner goes first, then the
-// status line.
+// frame composes the screen: banner, transcript, status line, input line,
+// clamping the scroll to the transcript. On a terminal too short for all
+// four the banner goes first, then the status line.
 func (w *window) frame() frame {
 	width, height := w.scr.w, w.scr.h
 	viewH := w.scr.viewHeight()

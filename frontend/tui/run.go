@@ -15,7 +15,7 @@ type Options struct {
 	// Session starts the session, given the window's Sink.
 	Session func(orchestrator.Sink) (*orchestrator.Session, error)
 	// Banner is the top line, given the started session (whose MCP servers
-	// it names).
+	// it names); nil for none.
 	Banner func(*orchestrator.Session) string
 	// Stdin and Stdout must be the terminal. Stderr gets what is said
 	// before the window opens: a configuration error, not a terminal.
@@ -53,7 +53,10 @@ func Run(ctx context.Context, opts Options) int {
 	defer close(done)
 
 	w := newWindow(ctx, msgs, done, opts.DisplayHooks, opts.DisplayCommands)
-	w.s, w.banner, w.model = s, opts.Banner(s), s.Model()
+	w.s, w.model = s, s.Model()
+	if opts.Banner != nil {
+		w.banner = opts.Banner(s)
+	}
 	w.scr.out = opts.Stdout
 	for _, warning := range s.Warnings() {
 		w.tr.notice("⚠ " + warning)
