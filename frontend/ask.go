@@ -103,7 +103,7 @@ func Ask(ctx context.Context, question string, opts AskOptions) int {
 	}
 	s, err := opts.Session(sink)
 	if err != nil {
-		reportStartError(opts.Stderr, err)
+		ReportError(opts.Stderr, err)
 		return 1
 	}
 	defer s.Close()

@@ -67,7 +67,7 @@ func Line(ctx context.Context, opts LineOptions) int {
 	}
 	s, err := opts.Session(r)
 	if err != nil {
-		reportStartError(opts.Stdout, err)
+		ReportError(opts.Stdout, err)
 		return 1
 	}
 	defer s.Close()

@@ -26,7 +26,7 @@ func Print(ctx context.Context, question string, opts PrintOptions) int {
 	r := &renderer{out: opts.Stdout, side: opts.Stderr, displayHooks: opts.DisplayHooks, displayCommands: opts.DisplayCommands}
 	s, err := opts.Session(r)
 	if err != nil {
-		reportStartError(opts.Stderr, err)
+		ReportError(opts.Stderr, err)
 		return 1
 	}
 	defer s.Close()

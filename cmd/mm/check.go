@@ -30,7 +30,7 @@ func checkCmd(f *flags) *cobra.Command {
 			mcpOK := true
 			ok := mmconfigs.Walk(path, cwd, os.Getenv, func(p string, c *mmconfigs.Config, err error) {
 				if err != nil {
-					frontend.ConfigError(os.Stderr, err)
+					frontend.ReportError(os.Stderr, err)
 					return
 				}
 				fmt.Println(c.Banner(version, cwd))

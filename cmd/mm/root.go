@@ -91,7 +91,7 @@ func loadConfig(f *flags, cwd string) (*mmconfigs.Config, bool) {
 	}
 	c, err := mmconfigs.Load(path, cwd, os.Getenv)
 	if err != nil {
-		frontend.ConfigError(os.Stderr, err)
+		frontend.ReportError(os.Stderr, err)
 		return nil, false
 	}
 	return c, true

@@ -2,11 +2,11 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -40,12 +40,7 @@ func Run(ctx context.Context, opts Options) int {
 	done := make(chan struct{})
 	s, err := opts.Session(sink{msgs: msgs, done: done})
 	if err != nil {
-		var ce *orchestrator.ConfigError
-		if errors.As(err, &ce) {
-			fmt.Fprintf(opts.Stderr, "[config error: %s]\n", ce)
-		} else {
-			fmt.Fprintf(opts.Stderr, "mm: %v\n", err)
-		}
+		frontend.ReportError(opts.Stderr, err)
 		return 1
 	}
 	defer s.Close()
