@@ -71,6 +71,21 @@ func (term *terminal) waitFor(text string) {
 	term.t.Fatalf("the terminal never showed %q; it shows:\n%s", text, term.out.String())
 }
 
+// waitExit waits for mm to exit, and fails unless it exits cleanly.
+func (term *terminal) waitExit() {
+	term.t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- term.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			term.t.Fatalf("mm exited with %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		term.t.Fatal("mm did not exit")
+	}
+}
+
 func (term *terminal) send(s string) {
 	term.t.Helper()
 	if _, err := io.WriteString(term.f, s); err != nil {
@@ -125,14 +140,5 @@ func TestLineModeTerminal(t *testing.T) {
 	term.waitFor("🤖 bash said: from the shell")
 
 	term.send("/exit\r")
-	done := make(chan error, 1)
-	go func() { done <- term.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("mm exited with %v after /exit", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("mm did not exit after /exit")
-	}
+	term.waitExit()
 }

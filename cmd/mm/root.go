@@ -129,6 +129,7 @@ func runRoot(ctx context.Context, f flags, args []string) int {
 		}
 	}
 	stdinTTY := term.IsTerminal(int(os.Stdin.Fd()))
+	banner := func(s *orchestrator.Session) string { return cfg.Banner(version, cwd, s.MCPBanner()) }
 	switch {
 	case f.print:
 		question := strings.Join(args, " ")
@@ -182,10 +183,7 @@ func runRoot(ctx context.Context, f flags, args []string) int {
 			return 2
 		}
 		return tui.Run(ctx, tui.Options{
-			Session: session(false),
-			Banner: func(s *orchestrator.Session) string {
-				return cfg.Banner(version, cwd, s.MCPBanner())
-			},
+			Session: session(false), Banner: banner,
 			Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 			DisplayHooks: cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
 		})
@@ -195,10 +193,7 @@ func runRoot(ctx context.Context, f flags, args []string) int {
 		return 2
 	}
 	return frontend.Line(ctx, frontend.LineOptions{
-		Session: session(false),
-		Banner: func(s *orchestrator.Session) string {
-			return cfg.Banner(version, cwd, s.MCPBanner())
-		},
+		Session: session(false), Banner: banner,
 		Stdin: os.Stdin, Stdout: os.Stdout, Terminal: stdinTTY,
 		HistoryFile:  historyFile(),
 		DisplayHooks: cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,

@@ -128,16 +128,7 @@ esac
 	term.waitSince(m, banner[:39]+"…")
 
 	term.send("/exit\r")
-	done := make(chan error, 1)
-	go func() { done <- term.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("mm exited with %v after /exit", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("mm did not exit after /exit")
-	}
+	term.waitExit()
 	term.waitFor("\x1b[?1049l") // the alternate screen left: the terminal is restored
 }
 
