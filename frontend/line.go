@@ -140,7 +140,7 @@ func askConsent(in lineReader, out io.Writer, echo bool, req orchestrator.Consen
 	if req.Detail != "" {
 		subject = req.Detail
 	}
-	what := toolLine(req.Agent, req.Tool, subject)
+	what := orchestrator.CallTitle(req.Agent, req.Tool, subject)
 	q := fmt.Sprintf("Allow %s? [y] yes once  [n] no  [a] always for %s  [v] never for %s › ", what, req.Tool, req.Tool)
 	for {
 		if echo {

@@ -83,7 +83,7 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 		}
 	case orchestrator.ToolStarted:
 		r.closeLine()
-		fmt.Fprintf(r.side, "%s🔧 %s\n", indent(e.Agent), toolLine(e.Agent, e.Name, e.Subject))
+		fmt.Fprintf(r.side, "%s🔧 %s\n", indent(e.Agent), orchestrator.CallTitle(e.Agent, e.Name, e.Subject))
 	case orchestrator.ToolEnded:
 		switch {
 		case e.Status == orchestrator.ToolDenied && e.DeniedBy == "hook":
@@ -91,10 +91,10 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 			fmt.Fprintf(r.side, "%s🪝 %s %s\n", indent(e.Agent), e.Name, e.Summary)
 		case e.Status == orchestrator.ToolDenied:
 			r.closeLine()
-			fmt.Fprintf(r.side, "%s⛔ %s %s\n", indent(e.Agent), toolLine(e.Agent, e.Name, e.Subject), e.Summary)
+			fmt.Fprintf(r.side, "%s⛔ %s %s\n", indent(e.Agent), orchestrator.CallTitle(e.Agent, e.Name, e.Subject), e.Summary)
 		case e.Status == orchestrator.ToolFailed && e.Summary != "":
 			r.closeLine()
-			fmt.Fprintf(r.side, "%s✗ %s: %s\n", indent(e.Agent), toolLine(e.Agent, e.Name, ""), firstLine(e.Summary))
+			fmt.Fprintf(r.side, "%s✗ %s: %s\n", indent(e.Agent), orchestrator.CallTitle(e.Agent, e.Name, ""), firstLine(e.Summary))
 		case e.Summary != "":
 			r.closeLine()
 			fmt.Fprintf(r.side, "%s  %s\n", indent(e.Agent), e.Summary)
@@ -138,17 +138,6 @@ func indent(agent string) string {
 		return ""
 	}
 	return strings.Repeat("  ", strings.Count(agent, "/")+1)
-}
-
-func toolLine(agent, name, subject string) string {
-	s := name
-	if agent != "" {
-		s = "[" + agent + "] " + name
-	}
-	if subject != "" {
-		s += ": " + subject
-	}
-	return s
 }
 
 func firstLine(s string) string {

@@ -141,3 +141,17 @@ const (
 	RejectOnce
 	RejectAlways // never for this tool, this session
 )
+
+// CallTitle names a tool call the same way in every front end:
+// "<tool>: <subject>", or "<tool>" without a subject, with "[<agent>] "
+// before it for an asked agent's call.
+func CallTitle(agent, tool, subject string) string {
+	t := tool
+	if subject != "" {
+		t += ": " + subject
+	}
+	if agent != "" {
+		t = "[" + agent + "] " + t
+	}
+	return t
+}

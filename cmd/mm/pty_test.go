@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -56,19 +55,7 @@ func startTerminal(t *testing.T, dir string, args ...string) *terminal {
 // waitFor waits until the screen so far contains text.
 func (term *terminal) waitFor(text string) {
 	term.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		term.mu.Lock()
-		got := term.out.String()
-		term.mu.Unlock()
-		if strings.Contains(got, text) {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	term.mu.Lock()
-	defer term.mu.Unlock()
-	term.t.Fatalf("the terminal never showed %q; it shows:\n%s", text, term.out.String())
+	term.waitSince(0, text)
 }
 
 // waitExit waits for mm to exit, and fails unless it exits cleanly.

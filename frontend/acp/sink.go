@@ -114,7 +114,7 @@ func (k *sink) ended(ev orchestrator.ToolEnded) {
 	if ev.Status != orchestrator.ToolCompleted {
 		status = acp.ToolCallStatusFailed
 	}
-	title := callTitle(ev.Agent, ev.Name, ev.Subject)
+	title := orchestrator.CallTitle(ev.Agent, ev.Name, ev.Subject)
 	switch ev.DeniedBy {
 	case "hook":
 		title += " — denied by a hook"
@@ -151,7 +151,7 @@ func (k *sink) ended(ev orchestrator.ToolEnded) {
 
 // announce sends a new call.
 func (k *sink) announce(id, agent, name, subject string, input json.RawMessage, status acp.ToolCallStatus) {
-	title := callTitle(agent, name, subject)
+	title := orchestrator.CallTitle(agent, name, subject)
 	u := acp.StartToolCall(acp.ToolCallId(id), title,
 		acp.WithStartKind(toolKind(name)),
 		acp.WithStartStatus(status),
@@ -184,7 +184,7 @@ func (k *sink) Consent(ctx context.Context, req orchestrator.ConsentRequest) orc
 		SessionId: k.id,
 		ToolCall: acp.ToolCallUpdate{
 			ToolCallId: acp.ToolCallId(id),
-			Title:      acp.Ptr(callTitle(req.Agent, req.Tool, req.Subject)),
+			Title:      acp.Ptr(orchestrator.CallTitle(req.Agent, req.Tool, req.Subject)),
 			Kind:       acp.Ptr(toolKind(req.Tool)),
 			Status:     acp.Ptr(acp.ToolCallStatusPending),
 			RawInput:   rawInput(req.Input),
@@ -300,19 +300,6 @@ func (k *sink) locations(name string, input json.RawMessage) []acp.ToolCallLocat
 		p = filepath.Join(k.cwd, p)
 	}
 	return []acp.ToolCallLocation{{Path: p}}
-}
-
-// callTitle is "<tool>: <subject>", or "<tool>"; "[<agent>] " before it for
-// an asked agent's call.
-func callTitle(agent, name, subject string) string {
-	t := name
-	if subject != "" {
-		t += ": " + subject
-	}
-	if agent != "" {
-		t = "[" + agent + "] " + t
-	}
-	return t
 }
 
 // toolKind is the ACP kind of a tool, for the editor's icon.

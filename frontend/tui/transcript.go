@@ -106,7 +106,7 @@ func (t *transcript) event(ev orchestrator.Event) {
 		t.text(e.Agent, e.Text)
 	case orchestrator.ToolStarted:
 		in := indent(e.Agent)
-		t.add(stylePlain, in+"🔧 ", in+"   ", callTitle(e.Agent, e.Name, e.Subject))
+		t.add(stylePlain, in+"🔧 ", in+"   ", orchestrator.CallTitle(e.Agent, e.Name, e.Subject))
 	case orchestrator.ToolEnded:
 		t.toolEnded(e)
 	case orchestrator.Notice:
@@ -144,7 +144,7 @@ func (t *transcript) text(agent, s string) {
 
 func (t *transcript) toolEnded(e orchestrator.ToolEnded) {
 	in := indent(e.Agent)
-	title := callTitle(e.Agent, e.Name, e.Subject)
+	title := orchestrator.CallTitle(e.Agent, e.Name, e.Subject)
 	out := e.Summary
 	if out == "" {
 		out = e.Output
@@ -198,7 +198,7 @@ func (t *transcript) consent(req orchestrator.ConsentRequest) int {
 	if req.Detail != "" {
 		subject = req.Detail
 	}
-	t.add(styleAsk, "", "  ", "Allow "+callTitle(req.Agent, req.Tool, subject)+"? [y] once [n] no [a] always [v] never")
+	t.add(styleAsk, "", "  ", "Allow "+orchestrator.CallTitle(req.Agent, req.Tool, subject)+"? [y] once [n] no [a] always [v] never")
 	return len(t.lines) - 1
 }
 
@@ -251,18 +251,6 @@ func indent(agent string) string {
 		return ""
 	}
 	return strings.Repeat("  ", strings.Count(agent, "/")+1)
-}
-
-// callTitle names a tool call as editors title it: "[expert] bash: ls".
-func callTitle(agent, name, subject string) string {
-	s := name
-	if subject != "" {
-		s += ": " + subject
-	}
-	if agent != "" {
-		s = "[" + agent + "] " + s
-	}
-	return s
 }
 
 func firstLine(s string) string {
