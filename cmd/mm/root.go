@@ -66,6 +66,9 @@ func run(args []string) int {
 	fl.BoolVar(&f.acp, "acp", false, "speak the Agent Client Protocol on stdin/stdout (for editors and parent agents)")
 	fl.BoolVar(&f.tui, "tui", false, "the full-screen window")
 	root.AddCommand(checkCmd(&f), versionCmd(), hooksCmd(&f))
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
+	})
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
