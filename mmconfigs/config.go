@@ -59,9 +59,9 @@ type Provider struct {
 	APIKeyEnv string `yaml:"apiKeyEnv"`
 }
 
-// BuiltinTools are the tools a configuration may list under tools:, in the
+// toolNames are the tools a configuration may list under tools:, in the
 // order they are offered.
-var BuiltinTools = []string{"bash", "read_file", "write_file", "edit_file", "ask_agent"}
+var toolNames = []string{"bash", "read_file", "write_file", "edit_file", "ask_agent"}
 
 var agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 

@@ -174,11 +174,11 @@ func (c *Config) parseTools(n *yaml.Node) error {
 	c.Tools = []string{}
 	for _, t := range names {
 		known := false
-		for _, b := range BuiltinTools {
+		for _, b := range toolNames {
 			known = known || b == t
 		}
 		if !known {
-			return fmt.Errorf("unknown tool %q (want some of %s)", t, strings.Join(BuiltinTools, ", "))
+			return fmt.Errorf("unknown tool %q (want some of %s)", t, strings.Join(toolNames, ", "))
 		}
 		c.Tools = append(c.Tools, t)
 	}
