@@ -10,9 +10,11 @@ import (
 )
 
 // setProcessGroup starts the command as the leader of a new process group,
-// which then holds everything the hook starts.
+// which then holds everything the hook starts; on Linux the kernel also
+// kills it should mm die first.
 func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
 }
 
 // killProcessGroup kills the command's whole process group: a hook's

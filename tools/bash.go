@@ -93,6 +93,7 @@ func runShell(ctx context.Context, env Env, command string, timeout time.Duratio
 	cmd.Stdout = pw
 	cmd.Stderr = pw
 	ownGroup(cmd)
+	dieWithParent(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd.Process) }
 	cmd.WaitDelay = bashDrainGrace
 	if err := cmd.Start(); err != nil {
