@@ -10,6 +10,10 @@ import (
 // MaxStdout is the most a hook may write on stdout: one more byte is a failure.
 const MaxStdout = 1 << 20
 
+// ErrStdoutTooLarge is the failure of a run that wrote more than MaxStdout
+// bytes on stdout, with the reference's text; every runner returns it.
+var ErrStdoutTooLarge = fmt.Errorf("stdout larger than %d bytes", MaxStdout)
+
 // maxStderr is how much of a failed run's stderr its failure quotes.
 const maxStderr = 300
 
@@ -43,7 +47,7 @@ func (e *Engine) exec(base context.Context, ev Event, en *Entry, input []byte) (
 	case en.Wasm != "":
 		out, err = e.opts.Wasm.RunHook(ctx, en, ev, e.opts.Cwd, input)
 		if err == nil && len(out) > MaxStdout {
-			err = errStdoutTooLarge
+			err = ErrStdoutTooLarge
 		}
 	default:
 		out, err = e.runCommand(ctx, ev, en, input)

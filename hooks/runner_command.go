@@ -19,8 +19,6 @@ import (
 // it left behind) before closing the pipes and killing its process group.
 const pipeGrace = 500 * time.Millisecond
 
-var errStdoutTooLarge = fmt.Errorf("stdout larger than %d bytes", MaxStdout)
-
 // runCommand runs a command hook: sh -c in the session's directory, in a
 // process group of its own so that a timeout or a cancellation kills
 // everything it started. It returns stdout, or an error whose text is the
@@ -65,7 +63,7 @@ func (e *Engine) runCommand(ctx context.Context, ev Event, en *Entry, input []by
 	var ee *exec.ExitError
 	switch {
 	case stdout.over:
-		return nil, errStdoutTooLarge
+		return nil, ErrStdoutTooLarge
 	case err == nil, errors.Is(err, exec.ErrWaitDelay):
 		// ErrWaitDelay: the command succeeded, a child it left kept the
 		// pipes open; what it wrote before exiting is its reply.
@@ -93,7 +91,7 @@ func (c *cappedBuffer) Write(p []byte) (int, error) {
 	if len(c.buf)+len(p) > c.max {
 		c.over = true
 		c.overflow()
-		return 0, errStdoutTooLarge
+		return 0, ErrStdoutTooLarge
 	}
 	c.buf = append(c.buf, p...)
 	return len(p), nil

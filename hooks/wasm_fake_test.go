@@ -50,7 +50,7 @@ func TestWasmHooks(t *testing.T) {
 		{"exit code", &fakeWasm{err: errors.New("exit code 2: boom")}, 0, "failed", "exit code 2: boom"},
 		{"cannot be loaded", &fakeWasm{err: errors.New("audit.wasm cannot be loaded: invalid magic number")}, 0, "failed", "audit.wasm cannot be loaded: invalid magic number"},
 		{"missing folder", &fakeWasm{err: errors.New("the folder logs this module may see does not exist in /w")}, 0, "failed", "the folder logs this module may see does not exist in /w"},
-		{"stdout too large, said", &fakeWasm{err: errStdoutTooLarge}, 0, "failed", "stdout larger than 1048576 bytes"},
+		{"stdout too large, said", &fakeWasm{err: ErrStdoutTooLarge}, 0, "failed", "stdout larger than 1048576 bytes"},
 		{"stdout too large, unsaid", &fakeWasm{out: []byte(strings.Repeat(" ", MaxStdout+1))}, 0, "failed", "stdout larger than 1048576 bytes"},
 		{"stdout at the limit", &fakeWasm{out: []byte(strings.Repeat(" ", MaxStdout))}, 0, "continue", ""},
 		{"invalid JSON", &fakeWasm{out: []byte(`{"context":`)}, 0, "failed", "invalid JSON on stdout: unexpected end of JSON input"},

@@ -2,7 +2,7 @@
 // Go programs built with GOOS=wasip1 GOARCH=wasm — in a sandbox, for mm's
 // wasm hooks (and any other part of mm that runs modules).
 //
-// A module sees its stdin, writes its stdout (at most MaxStdout bytes) and
+// A module sees its stdin, writes its stdout (at most hooks.MaxStdout bytes) and
 // stderr, reads the environment it is given and nothing else, the real
 // clock, a sleep that ends with the run, and the system's secure random
 // source. Its files are the folders a run names, mounted under their own

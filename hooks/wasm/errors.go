@@ -8,15 +8,8 @@ import (
 	"unicode/utf8"
 )
 
-// MaxStdout is the most a run may write on stdout, in bytes.
-const MaxStdout = 1 << 20
-
 // stderrQuoted is how much of stderr a failure quotes, in bytes.
 const stderrQuoted = 300
-
-// ErrStdoutTooLarge is the failure of a run that wrote more than MaxStdout
-// bytes on stdout. The run is stopped as soon as it does.
-var ErrStdoutTooLarge = fmt.Errorf("stdout larger than %d bytes", MaxStdout)
 
 // ExitError is the failure of a module that exited with a non-zero code.
 type ExitError struct {

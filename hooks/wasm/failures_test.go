@@ -3,6 +3,7 @@ package wasm
 import (
 	"context"
 	"errors"
+	"github.com/mm-agent/mm/hooks"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,16 +112,16 @@ func TestRunFailures(t *testing.T) {
 			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
 		}
 	}
-	if _, err := run(t, Spec{Module: guest(t), Args: []string{"flood"}, Cwd: dir}); err != ErrStdoutTooLarge {
-		t.Errorf("flood: got %v, want ErrStdoutTooLarge", err)
+	if _, err := run(t, Spec{Module: guest(t), Args: []string{"flood"}, Cwd: dir}); err != hooks.ErrStdoutTooLarge {
+		t.Errorf("flood: got %v, want hooks.ErrStdoutTooLarge", err)
 	}
 }
 
-// TestStdoutLimit: exactly MaxStdout bytes is a reply.
+// TestStdoutLimit: exactly hooks.MaxStdout bytes is a reply.
 func TestStdoutLimit(t *testing.T) {
 	out, err := run(t, Spec{Module: guest(t), Args: []string{"big"}, Cwd: t.TempDir()})
-	if err != nil || len(out) != MaxStdout {
-		t.Errorf("got %d bytes, %v; want %d bytes", len(out), err, MaxStdout)
+	if err != nil || len(out) != hooks.MaxStdout {
+		t.Errorf("got %d bytes, %v; want %d bytes", len(out), err, hooks.MaxStdout)
 	}
 }
 

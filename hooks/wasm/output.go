@@ -1,7 +1,9 @@
 package wasm
 
-// stdoutBuffer collects a run's stdout up to MaxStdout bytes. The write that
-// would pass the limit is refused and stops the run, so that a module
+import "github.com/mm-agent/mm/hooks"
+
+// stdoutBuffer collects a run's stdout up to hooks.MaxStdout bytes. The
+// write that would pass the limit is refused and stops the run, so that a module
 // writing without end costs neither memory nor time.
 type stdoutBuffer struct {
 	buf  []byte
@@ -10,12 +12,12 @@ type stdoutBuffer struct {
 }
 
 func (w *stdoutBuffer) Write(p []byte) (int, error) {
-	if w.over || len(w.buf)+len(p) > MaxStdout {
+	if w.over || len(w.buf)+len(p) > hooks.MaxStdout {
 		if !w.over {
 			w.over = true
 			w.stop()
 		}
-		return 0, ErrStdoutTooLarge
+		return 0, hooks.ErrStdoutTooLarge
 	}
 	w.buf = append(w.buf, p...)
 	return len(p), nil

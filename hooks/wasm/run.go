@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"github.com/mm-agent/mm/hooks"
 	"path/filepath"
 	goruntime "runtime"
 	"sort"
@@ -35,8 +36,8 @@ type Spec struct {
 }
 
 // Run runs the module of s in a fresh instance and returns its stdout (at
-// most MaxStdout bytes). A failure is a *LoadError, a *FolderError, an
-// *ExitError, a *CrashError or ErrStdoutTooLarge; when ctx ends first, the
+// most hooks.MaxStdout bytes). A failure is a *LoadError, a *FolderError, an
+// *ExitError, a *CrashError or hooks.ErrStdoutTooLarge; when ctx ends first, the
 // module is stopped — computing or sleeping — and Run returns ctx.Err().
 //
 // The module's compilation, on its first run, is not counted against ctx's
@@ -98,7 +99,7 @@ func (r *Runtime) Run(ctx context.Context, s Spec) ([]byte, error) {
 		mod.Close(context.Background())
 	}
 	if stdout.over {
-		return nil, ErrStdoutTooLarge
+		return nil, hooks.ErrStdoutTooLarge
 	}
 	if err == nil {
 		return stdout.buf, nil
