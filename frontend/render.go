@@ -83,21 +83,21 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 		}
 	case orchestrator.ToolStarted:
 		r.closeLine()
-		fmt.Fprintf(r.side, "%s🔧 %s\n", indent(e.Agent), orchestrator.CallTitle(e.Agent, e.Name, e.Subject))
+		fmt.Fprintf(r.side, "%s🔧 %s\n", Indent(e.Agent), orchestrator.CallTitle(e.Agent, e.Name, e.Subject))
 	case orchestrator.ToolEnded:
 		switch {
 		case e.Status == orchestrator.ToolDenied && e.DeniedBy == "hook":
 			r.closeLine()
-			fmt.Fprintf(r.side, "%s🪝 %s %s\n", indent(e.Agent), e.Name, e.Summary)
+			fmt.Fprintf(r.side, "%s🪝 %s %s\n", Indent(e.Agent), e.Name, e.Summary)
 		case e.Status == orchestrator.ToolDenied:
 			r.closeLine()
-			fmt.Fprintf(r.side, "%s⛔ %s %s\n", indent(e.Agent), orchestrator.CallTitle(e.Agent, e.Name, e.Subject), e.Summary)
+			fmt.Fprintf(r.side, "%s⛔ %s %s\n", Indent(e.Agent), orchestrator.CallTitle(e.Agent, e.Name, e.Subject), e.Summary)
 		case e.Status == orchestrator.ToolFailed && e.Summary != "":
 			r.closeLine()
-			fmt.Fprintf(r.side, "%s✗ %s: %s\n", indent(e.Agent), orchestrator.CallTitle(e.Agent, e.Name, ""), firstLine(e.Summary))
+			fmt.Fprintf(r.side, "%s✗ %s: %s\n", Indent(e.Agent), orchestrator.CallTitle(e.Agent, e.Name, ""), firstLine(e.Summary))
 		case e.Summary != "":
 			r.closeLine()
-			fmt.Fprintf(r.side, "%s  %s\n", indent(e.Agent), e.Summary)
+			fmt.Fprintf(r.side, "%s  %s\n", Indent(e.Agent), e.Summary)
 		}
 	case orchestrator.Notice:
 		r.closeLine()
@@ -133,7 +133,9 @@ func (r *renderer) endTurn(e orchestrator.TurnEnded) {
 	r.segment, r.wrote = "", false
 }
 
-func indent(agent string) string {
+// Indent is the margin of an asked agent's lines in a terminal: two spaces
+// per level of the ask chain ("expert/checker" is two levels).
+func Indent(agent string) string {
 	if agent == "" {
 		return ""
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -105,7 +106,7 @@ func (t *transcript) event(ev orchestrator.Event) {
 	case orchestrator.Text:
 		t.text(e.Agent, e.Text)
 	case orchestrator.ToolStarted:
-		in := indent(e.Agent)
+		in := frontend.Indent(e.Agent)
 		t.add(stylePlain, in+"🔧 ", in+"   ", orchestrator.CallTitle(e.Agent, e.Name, e.Subject))
 	case orchestrator.ToolEnded:
 		t.toolEnded(e)
@@ -123,7 +124,7 @@ func (t *transcript) event(ev orchestrator.Event) {
 // text appends a piece of streamed answer. A new agent, or text after any
 // other line, starts a new paragraph under 🤖.
 func (t *transcript) text(agent, s string) {
-	in := indent(agent)
+	in := frontend.Indent(agent)
 	hang := in + "   "
 	if !t.open || t.agent != agent {
 		head := in + "🤖 "
@@ -143,7 +144,7 @@ func (t *transcript) text(agent, s string) {
 }
 
 func (t *transcript) toolEnded(e orchestrator.ToolEnded) {
-	in := indent(e.Agent)
+	in := frontend.Indent(e.Agent)
 	title := orchestrator.CallTitle(e.Agent, e.Name, e.Subject)
 	out := e.Summary
 	if out == "" {
@@ -243,14 +244,6 @@ func (t *transcript) view(width, height, scroll int) (rows []string, styles []st
 	slices.Reverse(rows)
 	slices.Reverse(styles)
 	return rows, styles
-}
-
-// indent is the margin of an asked agent's lines: two spaces per level.
-func indent(agent string) string {
-	if agent == "" {
-		return ""
-	}
-	return strings.Repeat("  ", strings.Count(agent, "/")+1)
 }
 
 func firstLine(s string) string {
