@@ -51,6 +51,8 @@ func (f *fakeSession) Commands() []orchestrator.Command {
 	}
 }
 
+func (f *fakeSession) Warnings() []string { return nil }
+
 func (f *fakeSession) Close() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -22,6 +22,8 @@ import (
 type Session interface {
 	Prompt(ctx context.Context, text string) error
 	Commands() []orchestrator.Command
+	// Warnings are what went wrong while it started (an MCP server).
+	Warnings() []string
 	Close() error
 }
 
@@ -161,10 +163,8 @@ func (s *server) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.New
 		s.log.line("mm: " + err.Error())
 		return acp.NewSessionResponse{}, &acp.RequestError{Code: -32603, Message: err.Error()}
 	}
-	if w, ok := orch.(interface{ Warnings() []string }); ok {
-		for _, line := range w.Warnings() {
-			s.log.line("mm: " + line)
-		}
+	for _, line := range orch.Warnings() {
+		s.log.line("mm: " + line)
 	}
 	ss := &session{id: id, orch: orch, sink: sk}
 	s.mu.Lock()
