@@ -1,16 +1,16 @@
 package mmconfigs
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mm-agent/mm/internal/strictyaml"
 )
 
 // Error is a configuration that cannot be used. Its text is
@@ -66,32 +66,21 @@ func Load(path, cwd string, getenv func(string) string) (*Config, error) {
 
 // parse decodes data into c key by key, so that each error names its key.
 func (c *Config) parse(data []byte) error {
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if err == io.EOF {
-			return nil // an empty file: all defaults
-		}
-		return errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+	// One document, no alias, each key once in every map — the hooks
+	// block's too — checked here for the whole file.
+	root, err := strictyaml.Parse(data)
+	if err != nil {
+		return err
 	}
-	if len(doc.Content) == 0 {
-		return nil
-	}
-	root := doc.Content[0]
-	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
-		return nil
+	if root == nil || root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return nil // an empty file: all defaults
 	}
 	if root.Kind != yaml.MappingNode {
 		return errors.New("must be a map of keys (model:, hooks:, …)")
 	}
 	var system, systemFile string
-	seen := map[string]bool{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, val := root.Content[i].Value, root.Content[i+1]
-		if seen[key] {
-			return fmt.Errorf("key %q is given twice", key)
-		}
-		seen[key] = true
 		var err error
 		switch key {
 		case "model":
@@ -115,17 +104,11 @@ func (c *Config) parse(data []byte) error {
 		case "mmConfigs":
 			err = c.parseAgents(val)
 		case "maxAskDepth":
-			err = decodeScalar(val, &c.MaxAskDepth, "a whole number")
-			if err == nil && c.MaxAskDepth < 0 {
-				err = errors.New("must be >= 0")
-			}
+			c.MaxAskDepth, err = decodeInt(val, 0)
 		case "askTimeout":
 			c.AskTimeout, err = decodeDuration(val)
 		case "maxSteps":
-			err = decodeScalar(val, &c.MaxSteps, "a whole number")
-			if err == nil && c.MaxSteps < 1 {
-				err = errors.New("must be >= 1")
-			}
+			c.MaxSteps, err = decodeInt(val, 1)
 		case "providers":
 			err = c.parseProviders(val)
 		case "hooks":
@@ -290,6 +273,22 @@ func decodeScalar(n *yaml.Node, v any, want string) error {
 		return fmt.Errorf("want %s, not %s (line %d)", want, got, n.Line)
 	}
 	return nil
+}
+
+// decodeInt decodes a whole number of at least floor. yaml.v3 alone would
+// decode 1.9 into an int as 1, so the node's own type is checked first.
+func decodeInt(n *yaml.Node, floor int) (int, error) {
+	var v int
+	if n.Kind == yaml.ScalarNode && n.ShortTag() != "!!int" {
+		return 0, fmt.Errorf("want a whole number, not %q (line %d)", n.Value, n.Line)
+	}
+	if err := decodeScalar(n, &v, "a whole number"); err != nil {
+		return 0, err
+	}
+	if v < floor {
+		return 0, fmt.Errorf("must be >= %d", floor)
+	}
+	return v, nil
 }
 
 func decodeDuration(n *yaml.Node) (time.Duration, error) {

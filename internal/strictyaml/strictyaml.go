@@ -1,0 +1,113 @@
+// Package strictyaml reads the YAML of mm's own files — agent
+// configurations and scripted models — strictly: a file holds one
+// document, uses no alias, and gives each key of every map once.
+//
+// gopkg.in/yaml.v3 checks none of this when it parses into a yaml.Node,
+// which is how mm reads its files (so that each error names its key and
+// line): it reads the first document and ignores the rest; it keeps
+// aliases as they are, so its own guard against alias bombs ("document
+// contains excessive aliasing") runs only when a node is later decoded
+// into Go values, and code that follows aliases itself walks a tree that
+// grows exponentially with the file (nine lines of nine aliases each are
+// 9^9 nodes); and it keeps both of two equal keys, so that the last one
+// wins in whatever reads the map next.
+//
+// mm's files refuse aliases outright rather than bound them: none of its
+// examples or tests needs one, a configuration is short enough to write out,
+// and a file without aliases is read in time and memory proportional to
+// its size.
+package strictyaml
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Parse parses data as one YAML document and checks it. It returns the
+// document's root node, or nil when data holds no document (it is empty or
+// only comments). Errors name the key and the line, e.g.
+// `mcpServers.fs: key "command" is given twice (lines 3 and 4)`; paths
+// are dotted, with list items as [i] from 0: `hooks.preToolCall[0]`.
+func Parse(data []byte) (*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		return nil, syntaxError(err)
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return nil, fmt.Errorf("line %d: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them", next.Line)
+	case !errors.Is(err, io.EOF):
+		return nil, syntaxError(err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	root := doc.Content[0]
+	if err := check(root, ""); err != nil {
+		return nil, err
+	}
+	return root, nil
+}
+
+// syntaxError is yaml.v3's error without its "yaml: " prefix: the caller
+// names the file.
+func syntaxError(err error) error {
+	return errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+}
+
+// check walks n, at path, refusing aliases and repeated keys.
+func check(n *yaml.Node, path string) error {
+	switch n.Kind {
+	case yaml.AliasNode:
+		return fmt.Errorf("%salias *%s (line %d): mm's files take no YAML aliases; write the value out", prefix(path), n.Value, n.Line)
+	case yaml.SequenceNode:
+		for i, item := range n.Content {
+			if err := check(item, path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return err
+			}
+		}
+	case yaml.MappingNode:
+		first := make(map[string]int, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key, val := n.Content[i], n.Content[i+1]
+			if err := check(key, path); err != nil {
+				return err
+			}
+			if key.Kind == yaml.ScalarNode {
+				if line, ok := first[key.Value]; ok {
+					return fmt.Errorf("%skey %q is given twice (lines %d and %d)", prefix(path), key.Value, line, key.Line)
+				}
+				first[key.Value] = key.Line
+			}
+			if err := check(val, join(path, key.Value)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func prefix(path string) string {
+	if path == "" {
+		return ""
+	}
+	return path + ": "
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
