@@ -4,12 +4,45 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
+	"mime"
 	"net"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 )
+
+// statusLine is "HTTP <code>: <message>" for a response that is not a
+// success, its message found in body by errorMessage. An HTML page (a
+// proxy's or a server's error page) is never shown raw: it reads as its
+// status and its <title>, `HTTP 502 Bad Gateway: "502 Bad Gateway"`.
+func statusLine(status int, contentType string, body []byte) string {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	if mt != "text/html" && mt != "application/xhtml+xml" &&
+		!strings.HasPrefix(http.DetectContentType(body), "text/html") {
+		return fmt.Sprintf("HTTP %d: %s", status, errorMessage(body, status))
+	}
+	head := "HTTP " + strconv.Itoa(status)
+	if text := http.StatusText(status); text != "" {
+		head += " " + text
+	}
+	if m := htmlTitle.FindSubmatch(body); m != nil {
+		if title := oneLine(html.UnescapeString(string(m[1])), maxTitle); title != "" {
+			return head + ": " + strconv.Quote(title)
+		}
+	}
+	return head + " (an HTML page with no title)"
+}
+
+// htmlTitle finds an HTML page's title. A pattern, not an HTML parser, is
+// enough for the one element error pages all have; a page without it reads
+// as its status alone.
+var htmlTitle = regexp.MustCompile(`(?is)<title\b[^>]*>(.*?)</title\s*>`)
+
+// maxTitle bounds the title shown: error pages' titles are a few words.
+const maxTitle = 120
 
 // errorMessage finds the message in an error body: OpenAI's
 // {"error":{"message":…}}, Ollama's {"error":"…"}, {"message":…},

@@ -21,7 +21,20 @@ type Provider struct {
 	// APIKeyEnv names the environment variable holding the API key, sent as
 	// a bearer token. Empty: no key is sent.
 	APIKeyEnv string
+	// IdleTimeout ends a call when the server sends no byte for that long,
+	// the wait for the response headers included. Zero: DefaultIdleTimeout.
+	IdleTimeout time.Duration
 }
+
+// DefaultIdleTimeout is how long a server may send nothing before a call is
+// given up as stalled. Local servers send no byte while they load a model
+// and read the prompt (prefill), and hold a tool call back until it is
+// written whole: on a laptop without a GPU, an 8B model reads some 30 to 100
+// tokens a second, so a 10,000-token prompt the server has not cached takes
+// minutes before the first byte. Five minutes waits for that, and still
+// tells a hung server from a slow one within one cup of coffee; a slower
+// setup raises providers.<name>.idleTimeout.
+const DefaultIdleTimeout = 5 * time.Minute
 
 // Options are what New needs besides the model reference.
 type Options struct {
@@ -35,8 +48,14 @@ type Options struct {
 	// Getenv reads API keys. Nil: os.Getenv.
 	Getenv func(string) string
 	// HTTPClient talks to servers. Nil: a client with a dial timeout but no
-	// overall timeout, since a reply may stream for minutes.
+	// overall timeout, since a reply may stream for minutes (the idle
+	// timeout bounds a silent server, whatever the client).
 	HTTPClient *http.Client
+	// Notify receives, as one line for the person, what the model does
+	// that would otherwise be a silent wait: each retry of a busy server
+	// ("ollama is busy (HTTP 503: …): retrying in 4s (attempt 3 of 5)").
+	// It is called on the goroutine that called Stream. Nil: nobody is told.
+	Notify func(line string)
 }
 
 // New returns the model named by ref, "<provider>/<model>": the provider is
@@ -78,13 +97,23 @@ func New(ref string, opts Options) (Model, error) {
 	if client == nil {
 		client = defaultHTTPClient()
 	}
+	idle := p.IdleTimeout
+	if idle == 0 {
+		idle = DefaultIdleTimeout
+	}
+	notify := opts.Notify
+	if notify == nil {
+		notify = func(string) {}
+	}
 	return &openAIModel{
 		provider:  provider,
 		model:     name,
 		baseURL:   strings.TrimRight(p.BaseURL, "/"),
 		apiKeyEnv: p.APIKeyEnv,
+		idle:      idle,
 		getenv:    getenv,
 		client:    client,
+		notify:    notify,
 	}, nil
 }
 
@@ -130,6 +159,9 @@ func mergeProvider(base, o Provider) Provider {
 	if o.APIKeyEnv != "" {
 		base.APIKeyEnv = o.APIKeyEnv
 	}
+	if o.IdleTimeout != 0 {
+		base.IdleTimeout = o.IdleTimeout
+	}
 	return base
 }
 
@@ -148,6 +180,9 @@ func checkProviders(ps map[string]Provider) error {
 		}
 		if strings.Contains(name, "/") || name == "" {
 			return fmt.Errorf("providers: %q is not a provider name: it must be non-empty and hold no slash", name)
+		}
+		if p.IdleTimeout < 0 {
+			return fmt.Errorf("providers.%s: idleTimeout %v: want a positive duration like 90s or 10m", name, p.IdleTimeout)
 		}
 		_, builtin := builtinProvider(name)
 		if p.BaseURL == "" {

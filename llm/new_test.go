@@ -3,6 +3,7 @@ package llm
 import (
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestNew(t *testing.T) {
@@ -134,5 +135,48 @@ func BenchmarkNew(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestIdleTimeoutOption(t *testing.T) {
+	tests := []struct {
+		ref       string
+		providers map[string]Provider
+		baseURL   string
+		idle      time.Duration
+		wantErr   string
+	}{
+		{ref: "ollama/m", baseURL: "http://localhost:11434/v1", idle: DefaultIdleTimeout},
+		{
+			ref:       "ollama/m",
+			providers: map[string]Provider{"ollama": {IdleTimeout: 20 * time.Minute}},
+			baseURL:   "http://localhost:11434/v1", idle: 20 * time.Minute,
+		},
+		{
+			ref:       "gpu/m",
+			providers: map[string]Provider{"gpu": {BaseURL: "http://gpu.lan:8080/v1", IdleTimeout: 90 * time.Second}},
+			baseURL:   "http://gpu.lan:8080/v1", idle: 90 * time.Second,
+		},
+		{
+			ref:       "ollama/m",
+			providers: map[string]Provider{"ollama": {IdleTimeout: -time.Second}},
+			wantErr:   "providers.ollama: idleTimeout -1s: want a positive duration like 90s or 10m",
+		},
+	}
+	for _, tt := range tests {
+		m, err := New(tt.ref, Options{Providers: tt.providers})
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("%s: got %v, want %s", tt.ref, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := m.(*openAIModel)
+		if o.baseURL != tt.baseURL || o.idle != tt.idle {
+			t.Errorf("%s %v: got %s %v, want %s %v", tt.ref, tt.providers, o.baseURL, o.idle, tt.baseURL, tt.idle)
+		}
 	}
 }

@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // openAIModel streams chat completions from an OpenAI-compatible server.
@@ -18,8 +18,12 @@ type openAIModel struct {
 	model     string
 	baseURL   string
 	apiKeyEnv string
-	getenv    func(string) string
-	client    *http.Client
+	// idle is how long the server may send nothing (Provider.IdleTimeout).
+	idle   time.Duration
+	getenv func(string) string
+	client *http.Client
+	// notify tells the person of a retry; never nil.
+	notify func(string)
 	// ids numbers the call ids made up for calls the server sent without one.
 	ids atomic.Int64
 }
@@ -66,43 +70,80 @@ func (m *openAIModel) Stream(ctx context.Context, req Request, onText func(strin
 	if err != nil {
 		return Reply{}, err
 	}
-	url := m.baseURL + "/chat/completions"
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	key := ""
+	if m.apiKeyEnv != "" {
+		if key = m.getenv(m.apiKeyEnv); key == "" {
+			return Reply{}, fmt.Errorf("%s: no API key: set %s", m.provider, m.apiKeyEnv)
+		}
+	}
+	resp, w, err := m.post(ctx, body, key)
 	if err != nil {
-		return Reply{}, fmt.Errorf("%s: %w", m.provider, err)
+		return Reply{}, err
+	}
+	defer w.stop()
+	defer resp.Body.Close()
+	acc := &accumulator{provider: m.provider, ids: &m.ids}
+	in := w.body(resp.Body)
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
+		// The server ignored stream:true and sent the whole completion.
+		err = acc.readWhole(in, onText)
+	} else {
+		err = acc.readStream(in, onText)
+	}
+	if err != nil {
+		err = m.failed(ctx, w, err)
+	}
+	return acc.reply(), err
+}
+
+// send makes one request. The response's body is to be read under the
+// returned watch, which the caller stops.
+func (m *openAIModel) send(ctx context.Context, body []byte, key string) (*http.Response, *idleWatch, error) {
+	w := watchIdle(ctx, m.idle)
+	url := m.baseURL + "/chat/completions"
+	hreq, err := http.NewRequestWithContext(w.ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		w.stop()
+		return nil, nil, fmt.Errorf("%s: %w", m.provider, err)
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "text/event-stream")
-	if m.apiKeyEnv != "" {
-		key := m.getenv(m.apiKeyEnv)
-		if key == "" {
-			return Reply{}, fmt.Errorf("%s: no API key: set %s", m.provider, m.apiKeyEnv)
-		}
+	if key != "" {
 		hreq.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := m.client.Do(hreq)
 	if err != nil {
-		if ctx.Err() != nil {
-			return Reply{}, fmt.Errorf("%s: %w", m.provider, ctx.Err())
-		}
-		return Reply{}, transportError(m.provider, m.baseURL, err)
+		err = m.failed(ctx, w, transportError(m.provider, m.baseURL, err))
+		w.stop()
+		return nil, nil, err
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return Reply{}, fmt.Errorf("%s: HTTP %d: %s", m.provider, resp.StatusCode, errorMessage(msg, resp.StatusCode))
+	w.kick() // the headers arrived
+	return resp, w, nil
+}
+
+// failed is the error of a request that went wrong once sent: the caller's
+// cancellation, a server that went silent, or err as it is.
+func (m *openAIModel) failed(ctx context.Context, w *idleWatch, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s: %w", m.provider, ctx.Err())
+	case w.stalled():
+		return m.stallError(w.got)
 	}
-	acc := &accumulator{provider: m.provider, ids: &m.ids}
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
-		// The server ignored stream:true and sent the whole completion.
-		err = acc.readWhole(resp.Body, onText)
-	} else {
-		err = acc.readStream(resp.Body, onText)
+	return err
+}
+
+// stallError is the line for a server that sent nothing for the idle
+// timeout, before any of the reply (got false) or in the middle of it.
+func (m *openAIModel) stallError(got bool) error {
+	what := "stalled before answering; check that it is running, or raise providers." + m.provider +
+		".idleTimeout if the model needs longer to read a long prompt"
+	if got {
+		what = "stalled mid-reply; check that it is still running and try again, or raise providers." +
+			m.provider + ".idleTimeout"
 	}
-	if err != nil && ctx.Err() != nil {
-		err = fmt.Errorf("%s: %w", m.provider, ctx.Err())
-	}
-	return acc.reply(), err
+	return fmt.Errorf("%s sent nothing for %v (idleTimeout) at %s (model %s): the model server %s",
+		m.provider, m.idle, m.baseURL, m.model, what)
 }
 
 // requestBody encodes req for the server.

@@ -306,6 +306,11 @@ func TestMissingAPIKey(t *testing.T) {
 	}
 }
 
+// nginx502 is nginx's own error page, as a proxy in front of a model
+// server that is down sends it.
+const nginx502 = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n" +
+	"<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.24.0 (Ubuntu)</center>\r\n</body>\r\n</html>\r\n"
+
 func TestHTTPErrors(t *testing.T) {
 	long := strings.Repeat("x", 400)
 	tests := []struct {
@@ -324,8 +329,13 @@ func TestHTTPErrors(t *testing.T) {
 		{401, "{\"error\":{\"message\":\"Incorrect API key provided.\\nSee the docs.\"}}",
 			"llamacpp: HTTP 401: Incorrect API key provided. See the docs."},
 		{404, "404 page not found\n", "llamacpp: HTTP 404: 404 page not found"},
-		{502, "<html>\n<body>Bad Gateway</body>\n</html>\n", "llamacpp: HTTP 502: <html> <body>Bad Gateway</body> </html>"},
-		{503, "", "llamacpp: HTTP 503: Service Unavailable"},
+		{502, "<html>\n<body>Bad Gateway</body>\n</html>\n", "llamacpp: HTTP 502 Bad Gateway (an HTML page with no title)"},
+		{502, nginx502, `llamacpp: HTTP 502 Bad Gateway: "502 Bad Gateway"`},
+		{500, "<!DOCTYPE html>\n<HTML><Head><TITLE lang=en>\n  Error &amp; \x1b[2J\u202e\n</TITLE>" + strings.Repeat("<p>x</p>", 20000),
+			`llamacpp: HTTP 500 Internal Server Error: "Error & \x1b[2J\u202e"`},
+		{520, "<!DOCTYPE html><html><head><title>example.com | 520: Web server is returning an unknown error</title>",
+			`llamacpp: HTTP 520: "example.com | 520: Web server is returning an unknown error"`},
+		{504, "", "llamacpp: HTTP 504: Gateway Timeout"},
 		{500, long, "llamacpp: HTTP 500: " + long[:300] + "…"},
 	}
 	for _, tt := range tests {
