@@ -56,17 +56,10 @@ type Agent struct {
 
 	promptMu sync.Mutex // one prompt at a time
 
-	mu   sync.Mutex // guards turn; held while a Handler's Text or ToolCall runs
+	mu   sync.Mutex // guards turn
 	turn *turn
 
 	closeOnce sync.Once
-}
-
-// turn is the prompt under way.
-type turn struct {
-	ctx   context.Context // cancelled when the prompt ends
-	h     Handler
-	perms sync.WaitGroup // Permission calls in flight
 }
 
 // Start starts the child, and opens an ACP session in opts.Cwd. ctx bounds
@@ -118,11 +111,13 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 		exited: make(chan struct{}),
 		done:   make(chan struct{}),
 	}
-	a.in.w = inW
+	out := acpconn.NewWriter(inW)
+	a.in.w = out
 	// Nothing is read before the connection is set up: its reader would
 	// race with SetLogger.
 	ready := make(chan struct{})
-	a.conn = acp.NewClientSideConnection(client{a}, &a.in, acpconn.Gated(outR, ready))
+	in := acpconn.NewReader(acpconn.Gated(outR, ready), out, a.notify, nil)
+	a.conn = acp.NewClientSideConnection(client{a}, &a.in, in)
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
 	close(ready)
 	go a.wait()
@@ -196,15 +191,17 @@ func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
 	}
 
 	turnCtx, endTurn := context.WithCancel(ctx)
-	t := &turn{ctx: turnCtx, h: h}
+	t := newTurn(turnCtx, h)
 	a.mu.Lock()
 	a.turn = t
 	a.mu.Unlock()
 	defer func() {
-		endTurn()
 		a.mu.Lock()
 		a.turn = nil
 		a.mu.Unlock()
+		endTurn()
+		t.abandon()
+		<-t.shown
 		t.perms.Wait()
 	}()
 
@@ -227,6 +224,7 @@ func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
 
 	select {
 	case r := <-res:
+		t.finish()
 		return a.promptError(r.resp, r.err)
 	case <-ctx.Done():
 	}
@@ -235,9 +233,11 @@ func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
 	defer timer.Stop()
 	select {
 	case <-res:
+		t.finish() // the child's last updates, sent as it stopped
 	case <-timer.C:
 		killGroup(a.cmd.Process)
 		stopCall()
+		t.abandon() // the connection's reader may wait for room to queue
 		<-res
 	}
 	return fmt.Errorf("agent %q: %w", a.name, ctx.Err())

@@ -16,15 +16,15 @@ type client struct{ a *Agent }
 
 var _ acp.Client = client{}
 
-// SessionUpdate is called for each notification, one at a time, in order.
+// SessionUpdate is never called by the SDK: acpconn.Reader hands every
+// notification to Agent.notify instead. It takes the same path all the same.
 func (c client) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
-	a := c.a
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	t := a.turn
-	if t == nil || t.h == nil || n.SessionId != a.session {
-		return nil // late, or not about this prompt
-	}
+	c.a.deliver(n)
+	return nil
+}
+
+// show passes one of the child's updates to the prompt's Handler.
+func (t *turn) show(n acp.SessionNotification) {
 	switch u := n.Update; {
 	case u.AgentMessageChunk != nil:
 		if txt := u.AgentMessageChunk.Content.Text; txt != nil {
@@ -71,7 +71,6 @@ func (c client) SessionUpdate(_ context.Context, n acp.SessionNotification) erro
 			Hook:     m.Hook,
 		})
 	}
-	return nil
 }
 
 // RequestPermission relays the child's request to the Handler. The answer
@@ -94,6 +93,10 @@ func (c client) RequestPermission(ctx context.Context, p acp.RequestPermissionRe
 	defer cancel()
 	defer context.AfterFunc(ctx, cancel)()
 
+	// What the child sent before it asked is shown before the question.
+	if !t.caughtUp(pctx) {
+		return cancelled, nil
+	}
 	tc := p.ToolCall
 	m := readMeta(tc.Meta)
 	ans := t.h.Permission(pctx, PermissionRequest{

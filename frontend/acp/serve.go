@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -56,7 +57,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, errw io.Writer, opt
 	// Nothing is read before the connection is set up: the connection's
 	// reader would race with SetLogger, a request with s.conn.
 	ready := make(chan struct{})
-	s.conn = acp.NewAgentSideConnection(s, s.out, acpconn.Gated(in, ready))
+	w := acpconn.NewWriter(s.out)
+	r := acpconn.NewReader(acpconn.Gated(in, ready), w, s.notify, func(err error) { log.line("mm: " + err.Error()) })
+	s.conn = acp.NewAgentSideConnection(s, w, r)
 	s.conn.SetLogger(slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	close(ready)
 	var err error
@@ -218,9 +221,32 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 	return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
 }
 
-// Cancel has nothing to do: the connection has already cancelled the
-// running prompt's context.
-func (s *server) Cancel(context.Context, acp.CancelNotification) error { return nil }
+// Cancel cancels the session's running prompt.
+func (s *server) Cancel(_ context.Context, p acp.CancelNotification) error {
+	if ss := s.session(p.SessionId); ss != nil {
+		ss.mu.Lock()
+		if ss.cancel != nil {
+			ss.cancel()
+		}
+		ss.mu.Unlock()
+	}
+	return nil
+}
+
+// notify takes the editor's notifications from the connection's reader,
+// one at a time as they arrive: a burst of them waits in the pipe, not in
+// a queue that closes the connection when full.
+func (s *server) notify(method string, params json.RawMessage) {
+	if method != acp.AgentMethodSessionCancel {
+		return // the only notification an agent is sent
+	}
+	var p acp.CancelNotification
+	if err := json.Unmarshal(params, &p); err != nil {
+		s.log.line("mm: session/cancel: " + err.Error())
+		return
+	}
+	_ = s.Cancel(s.ctx, p)
+}
 
 // CloseSession cancels the session's turn, if any, and closes it.
 func (s *server) CloseSession(_ context.Context, p acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
