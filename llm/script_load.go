@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mm-agent/mm/internal/strictyaml"
 )
 
 // scriptRule is one rule of a script: when it applies and what it answers.
@@ -81,14 +83,16 @@ func unwrapPathError(err error) error {
 // parseScript parses the YAML of a script. Its errors name the rule, the
 // key and the line.
 func parseScript(b []byte) ([]scriptRule, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+	// One document, no alias, each key once in every map: aliases could
+	// make a file of a few hundred bytes a tree of billions of nodes.
+	root, err := strictyaml.Parse(b)
+	if err != nil {
+		return nil, err
 	}
-	if len(doc.Content) == 0 {
+	if root == nil {
 		return nil, fmt.Errorf("the file is empty: it needs rules:")
 	}
-	top, err := mapping(doc.Content[0], "", "rules", "delay", "pieces")
+	top, err := mapping(root, "", "rules", "delay", "pieces")
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +108,6 @@ func parseScript(b []byte) ([]scriptRule, error) {
 	if rulesNode == nil {
 		return nil, fmt.Errorf("no rules: the file needs a rules: list")
 	}
-	rulesNode = deref(rulesNode)
 	if rulesNode.Kind != yaml.SequenceNode || len(rulesNode.Content) == 0 {
 		return nil, fmt.Errorf("rules (line %d): want a list of at least one rule", rulesNode.Line)
 	}
@@ -149,7 +152,7 @@ func parseRule(n *yaml.Node, num int, defDelay time.Duration, defPieces int) (sc
 		}
 	}
 	if v := m["once"]; v != nil {
-		if err := deref(v).Decode(&r.once); err != nil || deref(v).Kind != yaml.ScalarNode {
+		if err := v.Decode(&r.once); err != nil || v.Kind != yaml.ScalarNode {
 			return r, fmt.Errorf("%s: once (line %d): want true or false", where, v.Line)
 		}
 	}
@@ -196,10 +199,8 @@ func parseRule(n *yaml.Node, num int, defDelay time.Duration, defPieces int) (sc
 }
 
 func parseCalls(v *yaml.Node, when *regexp.Regexp, where string) ([]scriptCall, error) {
-	line := v.Line
-	v = deref(v)
 	if v.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("%s: calls (line %d): want a list of calls, each with a name and args", where, line)
+		return nil, fmt.Errorf("%s: calls (line %d): want a list of calls, each with a name and args", where, v.Line)
 	}
 	var calls []scriptCall
 	for i, cn := range v.Content {
@@ -222,7 +223,7 @@ func parseCalls(v *yaml.Node, when *regexp.Regexp, where string) ([]scriptCall, 
 			if m["rawArgs"] != nil {
 				return nil, fmt.Errorf("%s (line %d): give args or rawArgs, not both", cwhere, cn.Line)
 			}
-			if deref(an).Kind != yaml.MappingNode {
+			if an.Kind != yaml.MappingNode {
 				return nil, fmt.Errorf("%s: args (line %d): want a map of argument names to values", cwhere, an.Line)
 			}
 			if c.args, err = argOf(an, when, cwhere+": args"); err != nil {
@@ -248,7 +249,6 @@ func parseCalls(v *yaml.Node, when *regexp.Regexp, where string) ([]scriptCall, 
 // argOf converts a YAML value of a call's args, checking its templates.
 func argOf(n *yaml.Node, when *regexp.Regexp, where string) (argValue, error) {
 	line := n.Line
-	n = deref(n)
 	switch n.Kind {
 	case yaml.MappingNode:
 		v := argValue{kind: argMap}
@@ -256,9 +256,6 @@ func argOf(n *yaml.Node, when *regexp.Regexp, where string) (argValue, error) {
 			k := n.Content[i]
 			if k.Kind != yaml.ScalarNode {
 				return v, fmt.Errorf("%s (line %d): a key must be a plain word or string", where, k.Line)
-			}
-			if slices.Contains(v.keys, k.Value) {
-				return v, fmt.Errorf("%s (line %d): key %q given twice", where, k.Line, k.Value)
 			}
 			item, err := argOf(n.Content[i+1], when, where+"."+k.Value)
 			if err != nil {
@@ -309,11 +306,10 @@ func argOf(n *yaml.Node, when *regexp.Regexp, where string) (argValue, error) {
 	return argValue{}, fmt.Errorf("%s (line %d): unsupported YAML value", where, line)
 }
 
-// mapping checks that n is a map whose keys are all in allowed, each given
-// once, and returns its values by key.
+// mapping checks that n is a map whose keys are all in allowed, and
+// returns its values by key (strictyaml.Parse saw that each is given once).
 func mapping(n *yaml.Node, where string, allowed ...string) (map[string]*yaml.Node, error) {
 	line := n.Line
-	n = deref(n)
 	if n.Kind != yaml.MappingNode {
 		if where == "" {
 			return nil, fmt.Errorf("line %d: want a map with rules:", line)
@@ -330,26 +326,14 @@ func mapping(n *yaml.Node, where string, allowed ...string) (map[string]*yaml.No
 		if !slices.Contains(allowed, k.Value) {
 			return nil, fmt.Errorf("%sunknown key %q (line %d); known: %s", prefix, k.Value, k.Line, strings.Join(allowed, ", "))
 		}
-		if m[k.Value] != nil {
-			return nil, fmt.Errorf("%skey %q given twice (line %d)", prefix, k.Value, k.Line)
-		}
 		m[k.Value] = n.Content[i+1]
 	}
 	return m, nil
 }
 
-// deref follows a YAML alias.
-func deref(n *yaml.Node) *yaml.Node {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	return n
-}
-
 // scalar returns the text of a scalar; null is "".
 func scalar(n *yaml.Node, where, key string) (string, error) {
 	line := n.Line
-	n = deref(n)
 	if n.Kind != yaml.ScalarNode {
 		return "", fmt.Errorf("%s: %s (line %d): want text, not a list or map", where, key, line)
 	}
