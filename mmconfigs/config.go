@@ -57,6 +57,9 @@ type MCPServer struct {
 type Provider struct {
 	BaseURL   string `yaml:"baseURL"`
 	APIKeyEnv string `yaml:"apiKeyEnv"`
+	// IdleTimeout (idleTimeout) is how long the server may send nothing
+	// before a call is given up; zero: llm.DefaultIdleTimeout.
+	IdleTimeout time.Duration `yaml:"-"`
 }
 
 // toolNames are the tools a configuration may list under tools:, in the

@@ -210,12 +210,21 @@ func (c *Config) parseAgents(n *yaml.Node) error {
 
 func (c *Config) parseProviders(n *yaml.Node) error {
 	return eachEntry(n, func(name string, v *yaml.Node) error {
-		if err := checkKeys(v, "baseURL", "apiKeyEnv"); err != nil {
+		if err := checkKeys(v, "baseURL", "apiKeyEnv", "idleTimeout"); err != nil {
 			return err
 		}
 		var p Provider
-		if err := decodeScalar(v, &p, "a map with baseURL and apiKeyEnv"); err != nil {
+		if err := decodeScalar(v, &p, "a map with baseURL, apiKeyEnv and idleTimeout"); err != nil {
 			return err
+		}
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			if v.Content[i].Value == "idleTimeout" {
+				d, err := decodeDuration(v.Content[i+1])
+				if err != nil {
+					return fmt.Errorf("idleTimeout: %w", err)
+				}
+				p.IdleTimeout = d
+			}
 		}
 		if c.Providers == nil {
 			c.Providers = map[string]Provider{}

@@ -113,6 +113,8 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			Providers: providers(cfg.Providers),
 			ConfigDir: cfg.Dir,
 			Getenv:    func(k string) string { return env[k] },
+			// A busy server's retries: the person sees each wait.
+			Notify: func(line string) { s.sink.Emit(Notice{Kind: NoticeWarning, Text: line}) },
 		})
 		if err != nil {
 			if opts.NoModel {
@@ -181,7 +183,7 @@ func providers(in map[string]mmconfigs.Provider) map[string]llm.Provider {
 	}
 	out := make(map[string]llm.Provider, len(in))
 	for k, p := range in {
-		out[k] = llm.Provider{BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv}
+		out[k] = llm.Provider{BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv, IdleTimeout: p.IdleTimeout}
 	}
 	return out
 }
