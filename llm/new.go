@@ -176,7 +176,7 @@ func checkProviders(ps map[string]Provider) error {
 	for _, name := range names {
 		p := ps[name]
 		if name == "echo" || name == "script" {
-			return fmt.Errorf("providers: %q is built into mm and takes no baseURL or apiKeyEnv; remove its entry", name)
+			return fmt.Errorf("providers: %q is built into mm and has no server to configure; remove its entry", name)
 		}
 		if strings.Contains(name, "/") || name == "" {
 			return fmt.Errorf("providers: %q is not a provider name: it must be non-empty and hold no slash", name)

@@ -57,7 +57,7 @@ func TestNew(t *testing.T) {
 		{
 			ref:       "echo/x",
 			providers: map[string]Provider{"echo": {BaseURL: "http://localhost:1/v1"}},
-			wantErr:   `providers: "echo" is built into mm and takes no baseURL or apiKeyEnv; remove its entry`,
+			wantErr:   `providers: "echo" is built into mm and has no server to configure; remove its entry`,
 		},
 		{
 			ref:       "ollama/x",
