@@ -16,6 +16,15 @@ const (
 	DefaultSystem      = "You are mm, a helpful assistant with tools. Answer briefly and precisely. Use the tools when they help; say what you did."
 )
 
+// DefaultMaxParallelTools bounds the tool calls of one model reply that run
+// at once; the others wait their turn, in the reply's order. Eight keeps a
+// laptop of 4 to 16 cores busy without swamping it: each call may start a
+// shell, a hook process or a child agent, and a model that answers with 300
+// calls would otherwise start 300 processes at once. It is as many as the
+// hand-offs that may run at once, so that a fan-out to several agents is not
+// slowed by it.
+const DefaultMaxParallelTools = 8
+
 // Config is one agent's configuration, validated, with paths made absolute.
 type Config struct {
 	// Path is the file as it was named (on the command line, in $MM_CONFIG or
@@ -44,6 +53,9 @@ type Config struct {
 	MaxSteps  int
 	Providers map[string]Provider
 	Hooks     hooks.Config
+
+	// MaxParallelTools bounds the tool calls of one reply running at once.
+	MaxParallelTools int
 }
 
 // MCPServer is one entry of mcpServers: an MCP server over stdio.
@@ -115,5 +127,7 @@ func Default(dir string, getenv func(string) string) *Config {
 		MaxAskDepth: DefaultMaxAskDepth,
 		AskTimeout:  DefaultAskTimeout,
 		MaxSteps:    DefaultMaxSteps,
+
+		MaxParallelTools: DefaultMaxParallelTools,
 	}
 }

@@ -109,6 +109,8 @@ func (c *Config) parse(data []byte) error {
 			c.AskTimeout, err = decodeDuration(val)
 		case "maxSteps":
 			c.MaxSteps, err = decodeInt(val, 1)
+		case "maxParallelTools":
+			c.MaxParallelTools, err = decodeInt(val, 1)
 		case "providers":
 			err = c.parseProviders(val)
 		case "hooks":

@@ -40,6 +40,9 @@ func TestLoadErrors(t *testing.T) {
 		{"depth text", "maxAskDepth: \"2\"\n", `agent.yaml: maxAskDepth: want a whole number, not "2" (line 1)`},
 		{"steps fraction", "maxSteps: 2.0\n", `agent.yaml: maxSteps: want a whole number, not "2.0" (line 1)`},
 		{"steps negative", "maxSteps: -4\n", `agent.yaml: maxSteps: must be >= 1`},
+		{"parallel zero", "maxParallelTools: 0\n", `agent.yaml: maxParallelTools: must be >= 1`},
+		{"parallel fraction", "maxParallelTools: 2.5\n", `agent.yaml: maxParallelTools: want a whole number, not "2.5" (line 1)`},
+		{"parallel list", "maxParallelTools: [4]\n", `agent.yaml: maxParallelTools: want a whole number, not a list (line 1)`},
 		{"system both", "system: hi\nsystemFile: s.txt\n", `agent.yaml: system and systemFile: give one or the other, not both`},
 		{"unknown tool", "tools: [bash, rm]\n", `agent.yaml: tools: unknown tool "rm" (want some of bash, read_file, write_file, edit_file, ask_agent)`},
 		{"agent name", "mmConfigs:\n  Expert: e.yaml\n", `agent.yaml: mmConfigs: Expert: an agent's name must match [a-z0-9][a-z0-9_-]* (it becomes /ask-<name>)`},
@@ -101,6 +104,7 @@ mmConfigs:
 maxAskDepth: 2
 askTimeout: 90s
 maxSteps: 7
+maxParallelTools: 3
 providers:
   mine: {baseURL: "http://h:1/v1", apiKeyEnv: MINE_KEY}
 hooks:
@@ -129,6 +133,7 @@ hooks:
 		{"maxAskDepth", c.MaxAskDepth, 2},
 		{"askTimeout", c.AskTimeout, 90 * time.Second},
 		{"maxSteps", c.MaxSteps, 7},
+		{"maxParallelTools", c.MaxParallelTools, 3},
 		{"provider", c.Providers["mine"], Provider{BaseURL: "http://h:1/v1", APIKeyEnv: "MINE_KEY"}},
 		{"hooks", c.Hooks.Summary(), "preGeneration×1"},
 		{"bash enabled", c.ToolEnabled("bash"), true},
@@ -153,7 +158,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Model != "echo/test" || c.MaxAskDepth != 3 || c.AskTimeout != 10*time.Minute || c.MaxSteps != 50 || c.System != DefaultSystem || c.Yolo {
+	if c.Model != "echo/test" || c.MaxAskDepth != 3 || c.AskTimeout != 10*time.Minute || c.MaxSteps != 50 || c.MaxParallelTools != 8 || c.System != DefaultSystem || c.Yolo {
 		t.Errorf("defaults wrong: %+v", c)
 	}
 	if c.ToolEnabled("ask_agent") {

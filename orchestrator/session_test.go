@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mm-agent/mm/llm"
@@ -161,6 +162,80 @@ func TestToolCallsOfOneReplyRunConcurrently(t *testing.T) {
 	if e := sink.ended(); e.Answer != "both ran" || len(e.Commands) != 2 {
 		t.Errorf("turn ended %+v", e)
 	}
+}
+
+// countTool counts the calls running at once. Each call runs until the test
+// lets one end, so the most that ran at once is exact, not a race.
+type countTool struct {
+	release chan struct{}
+
+	mu      sync.Mutex
+	running int
+	most    int
+}
+
+func (c *countTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{Name: "count", Parameters: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (c *countTool) Run(ctx context.Context, env tools.Env, input json.RawMessage) tools.Result {
+	c.mu.Lock()
+	c.running++
+	c.most = max(c.most, c.running)
+	c.mu.Unlock()
+	<-c.release
+	c.mu.Lock()
+	c.running--
+	c.mu.Unlock()
+	return tools.Result{Output: "done " + string(input)}
+}
+
+func (c *countTool) now() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.running
+}
+
+// TestToolCallsAreBounded: of a reply's ten calls, maxParallelTools run at
+// once, and their outputs come back in the reply's order.
+func TestToolCallsAreBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const calls, limit = 10, 3
+		var reply llm.Reply
+		var want []string
+		for i := range calls {
+			args := fmt.Sprintf(`{"n":%d}`, i)
+			reply.ToolCalls = append(reply.ToolCalls, call(fmt.Sprint(i), "count", args))
+			want = append(want, "done "+args)
+		}
+		m := &fakeModel{replies: []llm.Reply{reply, {Content: "all ran"}}}
+		cfg := mmconfigs.Default(t.TempDir(), func(string) string { return "" })
+		cfg.MaxParallelTools = limit
+		s := newTestSession(t, cfg, m, &recSink{})
+		s.yolo = true
+		tool := &countTool{release: make(chan struct{})}
+		s.tools["count"] = tool
+		s.order = append(s.order, "count")
+
+		done := make(chan error)
+		go func() { done <- s.Prompt(t.Context(), "go") }()
+		for ended := 0; ended < calls; ended++ {
+			synctest.Wait() // every call that can start has started
+			if want := min(limit, calls-ended); tool.now() != want && !t.Failed() {
+				t.Errorf("after %d calls ended, %d run at once, want %d", ended, tool.now(), want)
+			}
+			tool.release <- struct{}{}
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if tool.most != limit {
+			t.Errorf("at most %d calls ran at once, want %d", tool.most, limit)
+		}
+		if got := m.lastToolOutputs(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("tool outputs %q, want %q (in call order)", got, want)
+		}
+	})
 }
 
 func TestBadToolCalls(t *testing.T) {

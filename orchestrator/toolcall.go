@@ -4,12 +4,49 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/mm-agent/mm/handoff"
 	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/tools"
 )
+
+// runToolCalls runs the calls of one reply concurrently, at most
+// maxParallelTools at once, each from its preToolCall hooks to its
+// postToolCall hooks; they start in the reply's order and their outputs
+// come back in it. A call still waiting for its turn when ctx ends does not
+// run: it reads as cancelled before it ran.
+func (s *Session) runToolCalls(ctx context.Context, t *turn, calls []llm.ToolCall) []string {
+	limit := s.cfg.MaxParallelTools
+	if limit < 1 {
+		limit = mmconfigs.DefaultMaxParallelTools
+	}
+	slots := semaphore.NewWeighted(int64(limit))
+	outputs := make([]string, len(calls))
+	var wg sync.WaitGroup
+	for i, call := range calls {
+		if slots.Acquire(ctx, 1) != nil {
+			for j := i; j < len(calls); j++ {
+				outputs[j] = cancelledBeforeRun
+			}
+			break
+		}
+		wg.Go(func() {
+			defer slots.Release(1)
+			outputs[i] = s.runToolCall(ctx, t, call)
+		})
+	}
+	wg.Wait()
+	return outputs
+}
+
+// cancelledBeforeRun is the output of a call the turn's end kept from
+// running.
+const cancelledBeforeRun = "[cancelled before it ran]"
 
 // runToolCall takes one call through preToolCall, consent, the tool and
 // postToolCall, and returns the output the model reads.
@@ -39,7 +76,7 @@ func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) s
 		return refusal
 	}
 	if ctx.Err() != nil {
-		return "[cancelled before it ran]"
+		return cancelledBeforeRun
 	}
 	start := func() {
 		s.sink.Emit(ToolStarted{ID: call.ID, Name: call.Name, Subject: subject, Input: input})
@@ -112,7 +149,7 @@ func (s *Session) consent(ctx context.Context, id, name, subject string, input j
 		return "[refused: the person did not allow this call]"
 	}
 	if ctx.Err() != nil {
-		return "[cancelled before it ran]"
+		return cancelledBeforeRun
 	}
 	if s.depth > 0 {
 		// Hooks' allow is ignored in an asked agent: only yolo helps.

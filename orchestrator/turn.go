@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/mm-agent/mm/handoff"
 	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/llm"
@@ -127,15 +125,7 @@ func (s *Session) loop(ctx context.Context, t *turn, prompt, question string) (s
 		if len(reply.ToolCalls) == 0 {
 			return reply.Content, nil
 		}
-		outputs := make([]string, len(reply.ToolCalls))
-		var g errgroup.Group
-		for i, call := range reply.ToolCalls {
-			g.Go(func() error {
-				outputs[i] = s.runToolCall(ctx, t, call)
-				return nil
-			})
-		}
-		g.Wait()
+		outputs := s.runToolCalls(ctx, t, reply.ToolCalls)
 		for i, call := range reply.ToolCalls {
 			s.appendHistory(llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: outputs[i]})
 		}
