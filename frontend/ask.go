@@ -19,6 +19,9 @@ type AskOptions struct {
 	Transcript  string
 	Stdout      io.Writer
 	Stderr      io.Writer
+	// StdoutTerminal says stdout is a terminal, where the answer is made
+	// visible (Visible); a pipe or a file gets it as the agent wrote it.
+	StdoutTerminal bool
 	// Consent asks the person at a terminal; nil when nobody can be asked.
 	Consent func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer
 }
@@ -95,6 +98,10 @@ func (a *askSink) Consent(ctx context.Context, req orchestrator.ConsentRequest) 
 // one is declared; "[ask: <message>]" on stderr and exit code 1 on a denial
 // or failure.
 func Ask(ctx context.Context, question string, opts AskOptions) int {
+	opts.Stderr = newVisibleWriter(opts.Stderr)
+	if opts.StdoutTerminal {
+		opts.Stdout = newVisibleWriter(opts.Stdout)
+	}
 	sink := &askSink{
 		agent:   opts.Agent,
 		stdout:  opts.Stdout,

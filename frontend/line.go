@@ -57,6 +57,8 @@ func Line(ctx context.Context, opts LineOptions) int {
 	}
 	defer in.Close()
 
+	// Everything the line mode shows is for a person.
+	opts.Stdout = newVisibleWriter(opts.Stdout)
 	var inputMu sync.Mutex // a consent question and the prompt never read at once
 	r := &renderer{out: opts.Stdout, side: opts.Stdout, prefix: true, alwaysGear: true,
 		displayHooks: opts.DisplayHooks, displayCommands: opts.DisplayCommands}
@@ -136,12 +138,10 @@ func runCancellable(ctx context.Context, f func(context.Context)) (quit bool) {
 
 // askConsent asks the person about one tool call.
 func askConsent(in lineReader, out io.Writer, echo bool, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
-	subject := req.Subject
-	if req.Detail != "" {
-		subject = req.Detail
+	head, q := ConsentQuestion(req, fmt.Sprintf("[y] yes once  [n] no  [a] always for %s  [v] never for %s › ", req.Tool, req.Tool))
+	for _, l := range head {
+		fmt.Fprintln(out, l)
 	}
-	what := orchestrator.CallTitle(req.Agent, req.Tool, subject)
-	q := fmt.Sprintf("Allow %s? [y] yes once  [n] no  [a] always for %s  [v] never for %s › ", what, req.Tool, req.Tool)
 	for {
 		if echo {
 			fmt.Fprint(out, q)

@@ -13,6 +13,10 @@ type PrintOptions struct {
 	Session func(orchestrator.Sink) (*orchestrator.Session, error)
 	Stdout  io.Writer
 	Stderr  io.Writer
+	// StdoutTerminal says stdout is a terminal: the answer is shown there
+	// as everything else is, made visible (Visible); to a pipe or a file it
+	// goes as the model wrote it.
+	StdoutTerminal bool
 	// DisplayHooks and DisplayCommands are the configuration's.
 	DisplayHooks, DisplayCommands bool
 }
@@ -23,6 +27,10 @@ type PrintOptions struct {
 // the answer on stdout. Nobody can be asked for consent: calls that need it
 // are refused. It returns the process's exit code.
 func Print(ctx context.Context, question string, opts PrintOptions) int {
+	opts.Stderr = newVisibleWriter(opts.Stderr)
+	if opts.StdoutTerminal {
+		opts.Stdout = newVisibleWriter(opts.Stdout)
+	}
 	r := &renderer{out: opts.Stdout, side: opts.Stderr, displayHooks: opts.DisplayHooks, displayCommands: opts.DisplayCommands}
 	s, err := opts.Session(r)
 	if err != nil {

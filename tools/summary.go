@@ -16,7 +16,7 @@ const summaryMax = 60
 // something was cut. It returns "" when the input has none of these. The
 // same keys serve every tool, built-in or MCP, so name is not consulted.
 func Summary(name string, input json.RawMessage) string {
-	s := Subject(input)
+	s := strings.Join(strings.Fields(Subject(input)), " ")
 	if utf8.RuneCountInString(s) <= summaryMax {
 		return s
 	}
@@ -24,8 +24,9 @@ func Summary(name string, input json.RawMessage) string {
 	return string(r[:summaryMax-1]) + "…"
 }
 
-// Subject is Summary without the cut: what a person must see whole before
-// approving a call.
+// Subject is what a person must see whole before approving a call: the
+// value Summary shows, with its line breaks and every other character as
+// the model wrote them (white space at its ends aside), uncut.
 func Subject(input json.RawMessage) string {
 	obj, err := inputObject(input)
 	if err != nil {
@@ -36,7 +37,7 @@ func Subject(input json.RawMessage) string {
 		if raw, ok := obj[k]; !ok || json.Unmarshal(raw, &s) != nil {
 			continue
 		}
-		if s = strings.Join(strings.Fields(s), " "); s != "" {
+		if s = strings.TrimSpace(s); s != "" {
 			return s
 		}
 	}

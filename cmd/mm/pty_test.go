@@ -129,3 +129,76 @@ func TestLineModeTerminal(t *testing.T) {
 	term.send("/exit\r")
 	term.waitExit()
 }
+
+// TestTerminalShowsControlsVisibly: what a person reads is what runs. A
+// command that hides itself behind an erase-line escape and a carriage
+// return is shown with both made visible, a command of two lines as two
+// lines, and a model's escapes are shown, not obeyed — in the line mode,
+// in mm -p on a terminal and in mm --ask on a terminal.
+func TestTerminalShowsControlsVisibly(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"agent.yaml": "model: script/script.yaml\nmmConfigs:\n  c: c.yaml\n",
+		"c.yaml":     "model: script/script.yaml\n",
+		"script.yaml": `rules:
+  - afterTool: bash
+    say: "ran: {{output}}"
+  - when: '^spoof'
+    calls:
+      - name: bash
+        args: {command: "touch PWNED #\e[2K\rAllow bash: ls -la"}
+  - when: '^lines'
+    calls:
+      - name: bash
+        args: {command: "echo done\ntouch X"}
+  - say: "\e]0;owned\a\e[2Jred \u202Eevil"
+`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const keys = "? [y] yes once  [n] no  [a] always for bash  [v] never for bash"
+	const shownText = `\x1b]0;owned\x07\x1b[2Jred \u202eevil`
+	raw := []string{"#\x1b[2K", "\x1b]0;owned", "\x1b[2Jred", "\u202e"}
+
+	term := startTerminal(t, dir)
+	term.waitFor("› ")
+	term.send("spoof\r")
+	term.waitFor(`Allow bash: touch PWNED #\x1b[2K\rAllow bash: ls -la` + keys)
+	term.send("n\r")
+	term.waitFor("⚙")
+	term.send("lines\r")
+	term.waitFor("Allow bash, 2 lines:\r\n    echo done\r\n    touch X\r\n")
+	term.waitFor("Allow these lines" + keys)
+	term.send("n\r")
+	term.waitFor("⚙")
+	term.send("hello\r")
+	term.waitFor("🤖 " + shownText)
+	term.send("/exit\r")
+	term.waitExit()
+	term.hasNone(raw...)
+	if _, err := os.Stat(filepath.Join(dir, "PWNED")); err == nil {
+		t.Error("the hidden command ran")
+	}
+
+	for _, args := range [][]string{{"-p", "hello"}, {"--ask", "c", "hello"}} {
+		term := startTerminal(t, dir, args...)
+		term.waitFor(shownText)
+		term.waitExit()
+		term.hasNone(raw...)
+	}
+}
+
+// hasNone fails if the screen so far holds any of texts.
+func (term *terminal) hasNone(texts ...string) {
+	term.t.Helper()
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	for _, s := range texts {
+		if bytes.Contains(term.out.Bytes(), []byte(s)) {
+			term.t.Errorf("the terminal was sent %q raw", s)
+		}
+	}
+}

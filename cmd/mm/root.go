@@ -152,7 +152,8 @@ func runRoot(ctx context.Context, f flags, args []string) int {
 		defer cancel()
 		return frontend.Print(ictx, question, frontend.PrintOptions{
 			Session: session(false), Stdout: os.Stdout, Stderr: os.Stderr,
-			DisplayHooks: cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
+			StdoutTerminal: term.IsTerminal(int(os.Stdout.Fd())),
+			DisplayHooks:   cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
 		})
 	case f.ask != "" || f.askWithContext != "":
 		name, withContext, transcript := f.ask, false, ""
@@ -172,7 +173,7 @@ func runRoot(ctx context.Context, f flags, args []string) int {
 		}
 		opts := frontend.AskOptions{
 			Session: session(true), Agent: name, WithContext: withContext, Transcript: transcript,
-			Stdout: os.Stdout, Stderr: os.Stderr,
+			Stdout: os.Stdout, Stderr: os.Stderr, StdoutTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 		}
 		if stdinTTY && !withContext {
 			opts.Consent = frontend.TerminalConsent(os.Stdin, os.Stderr)

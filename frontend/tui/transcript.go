@@ -195,11 +195,8 @@ func (t *transcript) turnEnded(e orchestrator.TurnEnded) {
 // consent shows a consent question and returns its last line, where the
 // answer will be written.
 func (t *transcript) consent(req orchestrator.ConsentRequest) int {
-	subject := req.Subject
-	if req.Detail != "" {
-		subject = req.Detail
-	}
-	t.add(styleAsk, "", "  ", "Allow "+orchestrator.CallTitle(req.Agent, req.Tool, subject)+"? [y] once [n] no [a] always [v] never")
+	head, q := frontend.ConsentQuestion(req, "[y] once [n] no [a] always [v] never")
+	t.add(styleAsk, "", "  ", strings.Join(append(head, q), "\n"))
 	return len(t.lines) - 1
 }
 

@@ -132,7 +132,7 @@ func TestTranscript(t *testing.T) {
 				orchestrator.Text{Text: "\x1b[2Jhi\tthere\r\n"},
 				orchestrator.TurnEnded{},
 			},
-			want: []string{"🤖 �[2Jhi    there", "⚙ 0 command(s)"},
+			want: []string{`🤖 \x1b[2Jhi    there`, "⚙ 0 command(s)"},
 		},
 	}
 	for _, tt := range tests {
@@ -163,9 +163,11 @@ func TestTranscriptQuestionAndConsent(t *testing.T) {
 		"",
 		"[question] › run ls",
 		"🤖 Let me",
-		"[ask] Allow bash: cat <<EOF",
-		"[ask]   hi",
-		"[ask]   EOF? [y] once [n] no [a] always [v] never",
+		"[ask] Allow bash, 3 lines:",
+		"[ask]       cat <<EOF",
+		"[ask]       hi",
+		"[ask]       EOF",
+		"[ask]   Allow these lines? [y] once [n] no [a] always [v] never",
 	}
 	if got := shown(&tr); !slices.Equal(got, want) {
 		t.Errorf("asked\n got %q\nwant %q", got, want)
@@ -173,9 +175,11 @@ func TestTranscriptQuestionAndConsent(t *testing.T) {
 	tr.answered(last, "yes, once")
 	tr.consent(orchestrator.ConsentRequest{Agent: "expert", Tool: "bash", Subject: "ls"})
 	want = append(want[:5],
-		"[dim] Allow bash: cat <<EOF",
-		"[dim]   hi",
-		"[dim]   EOF? [y] once [n] no [a] always [v] never → yes, once",
+		"[dim] Allow bash, 3 lines:",
+		"[dim]       cat <<EOF",
+		"[dim]       hi",
+		"[dim]       EOF",
+		"[dim]   Allow these lines? [y] once [n] no [a] always [v] never → yes, once",
 		"[ask] Allow [expert] bash: ls? [y] once [n] no [a] always [v] never",
 	)
 	if got := shown(&tr); !slices.Equal(got, want) {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mm-agent/mm/frontend"
 )
 
 // runeWidth is the number of terminal columns r takes: 0 for combining
@@ -151,34 +153,10 @@ func fit(s string, w int) (head, rest string) {
 	return s, ""
 }
 
-// sanitize makes text from a model or a tool safe to draw: tabs become four
-// spaces, carriage returns go, and other control characters (an escape
-// sequence would move the cursor or change colours) become "�". Newlines
-// are kept for the caller to split on.
+// sanitize makes text from a model or a tool safe to draw: control
+// characters are made visible as everywhere (frontend.Visible), and tabs
+// become four spaces, so that widths can be counted. Newlines are kept for
+// the caller to split on.
 func sanitize(s string) string {
-	clean := true
-	for _, r := range s {
-		if r != '\n' && (r < 0x20 || r == 0x7F || (r >= 0x80 && r < 0xA0) || r == utf8.RuneError) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteRune(r)
-		case r == '\t':
-			b.WriteString("    ")
-		case r == '\r':
-		case r < 0x20 || r == 0x7F || (r >= 0x80 && r < 0xA0):
-			b.WriteRune('�')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return strings.ReplaceAll(frontend.Visible(s), "\t", "    ")
 }

@@ -96,9 +96,10 @@ func TestSanitize(t *testing.T) {
 		{"plain\ntext", "plain\ntext"},
 		{"a\tb", "a    b"},
 		{"line\r\n", "line\n"},
-		{"\x1b[2Jgone", "�[2Jgone"},
-		{"bell\a", "bell�"},
-		{"\xff", "�"},
+		{"\x1b[2Jgone", `\x1b[2Jgone`},
+		{"bell\a", `bell\x07`},
+		{"\xff", `\xff`},
+		{"over\rwrite", `over\rwrite`},
 	}
 	for _, tt := range tests {
 		if got := sanitize(tt.in); got != tt.want {

@@ -1,0 +1,124 @@
+package frontend
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mm-agent/mm/orchestrator"
+)
+
+// Visible makes text from a model, a tool, an MCP server or an asked agent
+// safe to show on a terminal: every control character but newline and tab
+// — C0, DEL, C1 — and the Unicode bidi controls, which reorder what a
+// person reads, are written out as escapes ("\x1b", "\u202e") instead of
+// being interpreted, and so is a byte that is not UTF-8. A carriage return
+// before a newline goes quietly; anywhere else it could rewrite a line,
+// and shows as "\r". Text that needs none of this is returned as it is.
+//
+// Every front end that draws on a terminal shows such text through it.
+func Visible(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	return string(appendVisible(nil, s))
+}
+
+func needsEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\n' && c != '\t' || c >= 0x7f {
+			return needsEscapeSlow(s[i:])
+		}
+	}
+	return false
+}
+
+// needsEscapeSlow looks at s rune by rune: most bytes over 0x7f are of
+// ordinary letters.
+func needsEscapeSlow(s string) bool {
+	for i, r := range s {
+		if escape(r, s[i:]) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// appendVisible appends s, made visible, to dst.
+func appendVisible(dst []byte, s string) []byte {
+	for i, r := range s {
+		if e := escape(r, s[i:]); e != "" {
+			if r == '\r' && strings.HasPrefix(s[i:], "\r\n") {
+				continue // a line ending, not an overwrite
+			}
+			dst = append(dst, e...)
+			continue
+		}
+		dst = utf8.AppendRune(dst, r)
+	}
+	return dst
+}
+
+// escape is how r, which starts rest, is shown when it is not shown as
+// itself; "" when it is.
+func escape(r rune, rest string) string {
+	switch {
+	case r == '\n' || r == '\t':
+		return ""
+	case r == '\r':
+		return `\r`
+	case r < 0x20 || r == 0x7f:
+		return fmt.Sprintf(`\x%02x`, r)
+	case r == utf8.RuneError && len(rest) > 0 && !strings.HasPrefix(rest, "\uFFFD"):
+		return fmt.Sprintf(`\x%02x`, rest[0]) // a byte that is not UTF-8
+	case r >= 0x80 && r < 0xa0, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return fmt.Sprintf(`\u%04x`, r)
+	}
+	return ""
+}
+
+// visibleWriter shows everything written to it through Visible. Each
+// write is a whole piece of text (pieces are whole runes, as decoded from
+// JSON or cut by the scripted model).
+type visibleWriter struct{ w io.Writer }
+
+// newVisibleWriter wraps w; nil stays nil.
+func newVisibleWriter(w io.Writer) io.Writer {
+	if _, ok := w.(visibleWriter); ok || w == nil {
+		return w
+	}
+	return visibleWriter{w}
+}
+
+func (vw visibleWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(vw.w, Visible(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// ConsentQuestion is how a consent question is shown on a terminal, its
+// text made visible: the question on one line ending with keys, or, when
+// the command or input asked about has several lines, a head line and
+// those lines indented (never joined: a person must see each line that
+// will run) before the question.
+func ConsentQuestion(req orchestrator.ConsentRequest, keys string) (head []string, question string) {
+	subject := req.Subject
+	if req.Detail != "" {
+		subject = req.Detail
+	}
+	subject = strings.TrimRight(subject, "\n")
+	if !strings.Contains(subject, "\n") {
+		return nil, Visible("Allow " + orchestrator.CallTitle(req.Agent, req.Tool, subject) + "? " + keys)
+	}
+	lines := strings.Split(subject, "\n")
+	head = append(head, fmt.Sprintf("Allow %s, %d lines:", Visible(orchestrator.CallTitle(req.Agent, req.Tool, "")), len(lines)))
+	for _, l := range lines {
+		head = append(head, consentIndent+Visible(l))
+	}
+	return head, Visible("Allow these lines? " + keys)
+}
+
+// consentIndent sets a multi-line subject off from the question around it.
+const consentIndent = "    "
