@@ -52,6 +52,10 @@ type Session struct {
 	order   []string
 	// depth is this agent's own depth: 0 when a person started it.
 	depth int
+	// maxDepth bounds the chain: the configuration's maxAskDepth, or the
+	// lower limit the asking agent passed down (MM_ASK_MAX_DEPTH), so that
+	// the agent a person started bounds the whole chain.
+	maxDepth int
 	chain string
 
 	mu      sync.Mutex
@@ -87,6 +91,10 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	if d, err := strconv.Atoi(env["MM_ASKED_DEPTH"]); err == nil && d > 0 {
 		s.depth = d
+	}
+	s.maxDepth = cfg.MaxAskDepth
+	if m, err := strconv.Atoi(env["MM_ASK_MAX_DEPTH"]); err == nil && m >= 0 && m < s.maxDepth {
+		s.maxDepth = m
 	}
 	s.chain = env["MM_ASK_CHAIN"]
 	s.bin = env["MM_BIN"]

@@ -34,7 +34,7 @@ func startRawEditor(t *testing.T, dir string, files map[string]string) *rawEdito
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	cmd := exec.CommandContext(ctx, mmBin, "-acp", "--config", "agent.yaml")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "MM_CONFIG=", "MM_ASKED_DEPTH=", "MM_MODEL=", "MM_ASK_CHAIN=", "MM_BIN=")
+	cmd.Env = append(os.Environ(), "MM_CONFIG=", "MM_ASKED_DEPTH=", "MM_MODEL=", "MM_ASK_CHAIN=", "MM_BIN=", "MM_ASK_MAX_DEPTH=")
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -26,7 +26,7 @@ func startTerminal(t *testing.T, dir string, args ...string) *terminal {
 	t.Helper()
 	cmd := exec.Command(mmBin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, ".cache"), "MM_CONFIG=", "MM_MODEL=", "MM_ASKED_DEPTH=")
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, ".cache"), "MM_CONFIG=", "MM_MODEL=", "MM_ASKED_DEPTH=", "MM_ASK_MAX_DEPTH=")
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
 	if err != nil {
 		t.Fatal(err)

@@ -62,6 +62,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("MM_CONFIG", "")
 			env.Setenv("MM_ASKED_DEPTH", "")
 			env.Setenv("MM_ASK_CHAIN", "")
+			env.Setenv("MM_ASK_MAX_DEPTH", "")
 			env.Setenv("MM_BIN", "")
 			env.Setenv("EXAMPLES", filepath.Join(repoRoot(), "examples"))
 			for _, kv := range goEnv {
