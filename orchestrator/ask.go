@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -52,8 +51,8 @@ func (s *Session) handOff(ctx context.Context, t *turn, req askRequest) askResul
 	if !ok {
 		return askResult{err: handoff.UnknownAgentError(req.agent, s.cfg.AgentNames())}
 	}
-	if d := s.depth + 1; d > s.cfg.MaxAskDepth {
-		return askResult{err: handoff.DepthError(req.agent, d, s.cfg.MaxAskDepth)}
+	if d := s.depth + 1; d > s.maxDepth {
+		return askResult{err: handoff.DepthError(req.agent, d, s.maxDepth)}
 	}
 	ask := handoff.Ask{
 		Agent:       req.agent,
@@ -137,6 +136,7 @@ func readHead(path, key string) (string, error) {
 func (s *Session) childEnv(name, config string) []string {
 	env := withEnv(s.environ, "MM_CONFIG", config)
 	env = withEnv(env, "MM_ASKED_DEPTH", strconv.Itoa(s.depth+1))
+	env = withEnv(env, "MM_ASK_MAX_DEPTH", strconv.Itoa(s.maxDepth))
 	chain := name
 	if s.chain != "" {
 		chain = s.chain + "/" + name
