@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -225,5 +226,59 @@ func TestACPOversizedMessage(t *testing.T) {
 	r = e.until(e.prompt(s, "after"), func(m rawMessage) { got.WriteString(textOf(m)) })
 	if r.Error != nil || got.String() != "after" {
 		t.Errorf("the next prompt got %q, error %v; want the echo", got.String(), r.Error)
+	}
+}
+
+// TestACPReplacedAnswerSummary: when a postAsk hook replaces an answer, the
+// editor's ask_agent call reads the summary the terminal shows, then what
+// the asking agent reads.
+func TestACPReplacedAnswerSummary(t *testing.T) {
+	dir := t.TempDir()
+	e := startRawEditor(t, dir, map[string]string{
+		"agent.yaml": `model: script/main.yaml
+yolo: true
+mmConfigs:
+  expert: expert.yaml
+hooks:
+  postAsk:
+    - command: printf '{"answer":"An inode is a record."}'
+`,
+		"expert.yaml": "model: echo/expert\n",
+		"main.yaml": `rules:
+  - afterTool: ask_agent
+    say: "read: {{output}}"
+  - calls:
+      - name: ask_agent
+        args: {agent: expert, question: "What is an inode?"}
+`,
+	})
+	s := e.session(dir)
+	var content [][]string
+	r := e.until(e.prompt(s, "go"), func(m rawMessage) {
+		var p struct {
+			Update struct {
+				Kind    string `json:"sessionUpdate"`
+				Status  string `json:"status"`
+				Content []struct {
+					Content struct {
+						Text string `json:"text"`
+					} `json:"content"`
+				} `json:"content"`
+			} `json:"update"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil && p.Update.Kind == "tool_call_update" && p.Update.Status == "completed" {
+			var texts []string
+			for _, c := range p.Update.Content {
+				texts = append(texts, c.Content.Text)
+			}
+			content = append(content, texts)
+		}
+	})
+	if r.Error != nil {
+		t.Fatalf("prompt failed: %s", r.Error.Message)
+	}
+	want := []string{"expert answered; a hook replaced the answer (21 characters)", "An inode is a record."}
+	if len(content) != 1 || !slices.Equal(content[0], want) {
+		t.Errorf("ask_agent's call ended with %q, want %q", content, want)
 	}
 }

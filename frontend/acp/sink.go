@@ -121,13 +121,17 @@ func (k *sink) ended(ev orchestrator.ToolEnded) {
 	case "person":
 		title += " — denied"
 	}
-	out := ev.Output
-	if out == "" {
-		out = ev.Summary
+	// The summary the terminal front ends show ("expert answered; a hook
+	// replaced the answer (42 characters)"), then the output.
+	texts := []string{ev.Summary, ev.Output}
+	if ev.Summary == ev.Output {
+		texts = texts[1:]
 	}
 	var content []acp.ToolCallContent
-	if out != "" {
-		content = []acp.ToolCallContent{acp.ToolContent(acp.TextBlock(out))}
+	for _, text := range texts {
+		if text != "" {
+			content = append(content, acp.ToolContent(acp.TextBlock(text)))
+		}
 	}
 	m := mmMeta(wireMeta{Agent: ev.Agent, Tool: ev.Name, Subject: ev.Subject, Denied: ev.DeniedBy})
 	if c, ok := k.open[id]; ok {
