@@ -59,7 +59,7 @@ const (
 
 // loadScript reads and checks a script file.
 func loadScript(path string) (*scriptModel, error) {
-	b, err := os.ReadFile(path)
+	b, err := readScript(path)
 	if err != nil {
 		return nil, fmt.Errorf("script %s: %w", path, unwrapPathError(err))
 	}

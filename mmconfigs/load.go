@@ -10,6 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/internal/strictyaml"
 )
 
@@ -44,7 +45,7 @@ func Load(path, cwd string, getenv func(string) string) (*Config, error) {
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(cwd, path)
 	}
-	data, err := os.ReadFile(abs)
+	data, err := ReadFile(abs)
 	if err != nil {
 		msg := err.Error()
 		var pe *os.PathError
@@ -135,7 +136,7 @@ func (c *Config) parse(data []byte) error {
 		c.System = system
 	case systemFile != "":
 		p := c.abs(systemFile)
-		b, err := os.ReadFile(p)
+		b, err := regularfile.ReadFile(p, maxSystemFileBytes, "a systemFile")
 		if err != nil {
 			return fmt.Errorf("systemFile: cannot read %s: %v", p, unwrapPath(err))
 		}

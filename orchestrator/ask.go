@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/mm-agent/mm/handoff"
+	"github.com/mm-agent/mm/mmconfigs"
 )
 
 // askRequest is one hand-off, whatever its route.
@@ -120,7 +121,7 @@ func agentModel(path string) string {
 // readHead reads one top-level string key of a configuration file without
 // validating the rest.
 func readHead(path, key string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := mmconfigs.ReadFile(path)
 	if err != nil {
 		return "", err
 	}

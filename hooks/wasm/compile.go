@@ -15,7 +15,14 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/mm-agent/mm/internal/regularfile"
 )
+
+// maxModuleBytes bounds a module file. A Go module is 2 to 3 MiB, an
+// interpreter built for WASI (CPython, QuickJS) 5 to 30 MiB; compiling holds
+// the module and its machine code, several times its size, in memory.
+const maxModuleBytes = 64 << 20
 
 // compile reads and compiles m, with the disk cache when there is one, else
 // (or when the cache fails) in memory.
@@ -32,7 +39,7 @@ func (r *Runtime) compile(m *module) {
 		}
 	}()
 	file := filepath.Base(m.path)
-	bin, err := os.ReadFile(m.path)
+	bin, err := regularfile.ReadFile(m.path, maxModuleBytes, "a wasm module")
 	if err != nil {
 		m.err = &LoadError{File: file, Reason: reason(err)}
 		return

@@ -8,6 +8,8 @@ import (
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/mm-agent/mm/internal/regularfile"
 )
 
 // rootFile is a file or folder opened through a rootFS. A folder is reopened
@@ -102,7 +104,7 @@ func (f *rootFile) SetAppend(enable bool) experimentalsys.Errno {
 // reopenAs opens the same name again with flag and checks it is still the
 // same file before putting it in place.
 func (f *rootFile) reopenAs(flag experimentalsys.Oflag) experimentalsys.Errno {
-	nf, err := f.fs.root.OpenFile(f.name, osFlag(flag), 0)
+	nf, err := regularfile.OpenInRoot(f.fs.root, f.name, osFlag(flag), 0)
 	if err != nil {
 		return errnoOf(err)
 	}

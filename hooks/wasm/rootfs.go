@@ -1,6 +1,7 @@
 package wasm
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"strings"
@@ -8,6 +9,8 @@ import (
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/mm-agent/mm/internal/regularfile"
 )
 
 // rootFS is a folder a module may see, served through os.Root so that no
@@ -22,13 +25,16 @@ type rootFS struct {
 
 // errnoOf maps an error from os.Root to the errno the guest reads. os.Root
 // words some refusals as plain errors rather than system errnos; the one
-// for a path leading outside the folder becomes EPERM.
+// for a path leading outside the folder becomes EPERM. A named pipe, a
+// device or a socket, which mm does not open, is EACCES.
 func errnoOf(err error) experimentalsys.Errno {
 	switch {
 	case err == nil:
 		return 0
 	case escapes(err):
 		return experimentalsys.EPERM
+	case errors.As(err, new(*regularfile.NotRegularError)):
+		return experimentalsys.EACCES
 	case strings.HasSuffix(err.Error(), "not a directory"):
 		return experimentalsys.ENOTDIR
 	}
@@ -84,7 +90,9 @@ func (r *rootFS) OpenFile(name string, flag experimentalsys.Oflag, perm fs.FileM
 	if r.readOnly && writes(flag) {
 		return nil, experimentalsys.EROFS
 	}
-	f, err := r.root.OpenFile(name, osFlag(flag), perm.Perm())
+	// A named pipe or a device would block the open (the module could not
+	// be stopped inside it) or never end: only files and folders are served.
+	f, err := regularfile.OpenInRoot(r.root, name, osFlag(flag), perm.Perm())
 	if err != nil {
 		return nil, errnoOf(err)
 	}

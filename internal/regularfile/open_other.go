@@ -9,3 +9,6 @@ const oNonblock = 0
 
 // setBlocking has nothing to clear.
 func setBlocking(*os.File) error { return nil }
+
+// noReader is never the case where opens do not fail for want of a reader.
+func noReader(error) bool { return false }

@@ -3,6 +3,7 @@
 package regularfile
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -26,3 +27,7 @@ func setBlocking(f *os.File) error {
 	}
 	return nil
 }
+
+// noReader reports whether err is the refusal of a non-blocking open for
+// writing of a named pipe that no one reads.
+func noReader(err error) bool { return errors.Is(err, syscall.ENXIO) }

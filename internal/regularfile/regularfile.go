@@ -100,27 +100,45 @@ func FormatSize(n int64) string {
 // refused at once with a *NotRegularError (inside an *fs.PathError), and
 // the open of a named pipe does not wait for a writer.
 func Open(path string) (*os.File, fs.FileInfo, error) {
-	return open(os.OpenFile, path, os.O_RDONLY, 0, false)
+	return OpenFile(path, os.O_RDONLY)
+}
+
+// OpenFile opens the regular file at path with flag (os.O_WRONLY, …), as
+// Open does; a named pipe opened for writing is refused as one too, whether
+// something reads it or not.
+func OpenFile(path string, flag int) (*os.File, fs.FileInfo, error) {
+	return open(os.OpenFile, os.Stat, path, flag, 0, false)
 }
 
 // OpenInRoot opens name in root with flag and perm as root.OpenFile does,
 // for a file system served from root: it accepts a regular file or a
 // folder, and refuses anything else as Open does, without blocking.
 func OpenInRoot(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, error) {
-	f, _, err := open(root.OpenFile, name, flag, perm, true)
+	f, _, err := open(root.OpenFile, root.Stat, name, flag, perm, true)
 	return f, err
 }
 
 // open opens name with openFile, flag and O_NONBLOCK, and keeps it only
 // when it is a regular file (or, with dirOK, a folder), in blocking mode.
-func open(openFile func(string, int, fs.FileMode) (*os.File, error), name string, flag int, perm fs.FileMode, dirOK bool) (*os.File, fs.FileInfo, error) {
+// stat names what a failed open was, when it failed for want of a reader.
+func open(openFile func(string, int, fs.FileMode) (*os.File, error), stat func(string) (fs.FileInfo, error),
+	name string, flag int, perm fs.FileMode, dirOK bool) (*os.File, fs.FileInfo, error) {
+	notRegular := func(m fs.FileMode) error {
+		return &fs.PathError{Op: "open", Path: name, Err: &NotRegularError{Mode: m}}
+	}
 	f, err := openFile(name, flag|oNonblock, perm)
+	if noReader(err) {
+		// A named pipe opened for writing without blocking, with no reader.
+		if fi, serr := stat(name); serr == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			err = notRegular(fi.Mode())
+		}
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() && !(dirOK && fi.IsDir()) {
-		err = &fs.PathError{Op: "open", Path: name, Err: &NotRegularError{Mode: fi.Mode()}}
+		err = notRegular(fi.Mode())
 	}
 	if err == nil {
 		err = setBlocking(f)

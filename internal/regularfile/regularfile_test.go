@@ -189,7 +189,7 @@ func TestOpenInRoot(t *testing.T) {
 		{"folder", os.O_RDONLY, ""},
 		{"fifo", os.O_RDONLY, "open fifo: a named pipe, not a regular file"},
 		{"fifo", os.O_RDWR, "open fifo: a named pipe, not a regular file"},
-		{"fifo", os.O_WRONLY | os.O_CREATE | os.O_TRUNC, "openat fifo: no such device or address"},
+		{"fifo", os.O_WRONLY | os.O_CREATE | os.O_TRUNC, "open fifo: a named pipe, not a regular file"},
 		{"fifo-link", os.O_RDONLY, "open fifo-link: a named pipe, not a regular file"},
 	}
 	for _, tt := range tests {
@@ -206,6 +206,33 @@ func TestOpenInRoot(t *testing.T) {
 			t.Errorf("%s (flag %#x): got %q, want %q", tt.name, tt.flag, got, tt.want)
 		}
 	}
+}
+
+// TestOpenFile: opened for writing, a named pipe is refused whether or not
+// something reads it, and the open never waits.
+func TestOpenFile(t *testing.T) {
+	dir := files(t)
+	pipe := filepath.Join(dir, "fifo")
+	want := "open " + pipe + ": a named pipe, not a regular file"
+	var err error
+	ended(t, "OpenFile", func() { _, _, err = OpenFile(pipe, os.O_WRONLY) })
+	if err == nil || err.Error() != want {
+		t.Errorf("no reader: got %v, want %s", err, want)
+	}
+	reader, err := os.OpenFile(pipe, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	ended(t, "OpenFile", func() { _, _, err = OpenFile(pipe, os.O_WRONLY) })
+	if err == nil || err.Error() != want {
+		t.Errorf("with a reader: got %v, want %s", err, want)
+	}
+	f, fi, err := OpenFile(filepath.Join(dir, "small.txt"), os.O_WRONLY)
+	if err != nil || fi.Size() != 6 {
+		t.Fatalf("small.txt: %v, %v", fi, err)
+	}
+	f.Close()
 }
 
 func TestFormatSize(t *testing.T) {
