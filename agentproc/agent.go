@@ -2,6 +2,7 @@ package agentproc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -190,6 +191,11 @@ func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
 		return fmt.Errorf("agent %q: %w", a.name, err)
 	}
 
+	req := acp.PromptRequest{SessionId: a.session, Prompt: []acp.ContentBlock{acp.TextBlock(text)}}
+	if err := a.checkSize(req); err != nil {
+		return err
+	}
+
 	turnCtx, endTurn := context.WithCancel(ctx)
 	t := newTurn(turnCtx, h)
 	a.mu.Lock()
@@ -215,10 +221,7 @@ func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
 	}
 	res := make(chan result, 1)
 	go func() {
-		resp, err := a.conn.Prompt(callCtx, acp.PromptRequest{
-			SessionId: a.session,
-			Prompt:    []acp.ContentBlock{acp.TextBlock(text)},
-		})
+		resp, err := a.conn.Prompt(callCtx, req)
 		res <- result{resp, err}
 	}()
 
@@ -241,6 +244,24 @@ func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
 		<-res
 	}
 	return fmt.Errorf("agent %q: %w", a.name, ctx.Err())
+}
+
+// checkSize refuses a prompt the child would refuse: one over the limit of
+// one ACP message once encoded (quotes and control characters grow).
+func (a *Agent) checkSize(req acp.PromptRequest) error {
+	const envelope = 100 // {"jsonrpc":"2.0","id":…,"method":"session/prompt","params":…}
+	if len(req.Prompt[0].Text.Text) < acpconn.MaxMessage/8 {
+		return nil // cannot grow past the limit
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("agent %q: encode the prompt: %w", a.name, err)
+	}
+	if n := len(b) + envelope; n > acpconn.MaxMessage {
+		return fmt.Errorf("agent %q: the message is %s once encoded, over the limit of %s for one message: send a shorter question or conversation (a preAsk hook can cut the transcript)",
+			a.name, acpconn.Size(n), acpconn.Size(acpconn.MaxMessage))
+	}
+	return nil
 }
 
 // promptError turns the end of a prompt into nil or an error.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/frontend/tui"
+	"github.com/mm-agent/mm/internal/acpconn"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
 )
@@ -137,7 +138,7 @@ func runRoot(ctx context.Context, f flags, args []string) int {
 	case f.print:
 		question := strings.Join(args, " ")
 		if question == "" && !stdinTTY {
-			b, err := io.ReadAll(os.Stdin)
+			b, err := readStdin()
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "mm -p: read the question from stdin: %v\n", err)
 				return 1
@@ -159,7 +160,7 @@ func runRoot(ctx context.Context, f flags, args []string) int {
 		name, withContext, transcript := f.ask, false, ""
 		if f.askWithContext != "" {
 			name, withContext = f.askWithContext, true
-			b, err := io.ReadAll(os.Stdin)
+			b, err := readStdin()
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "[ask: read the conversation from stdin: %v]\n", err)
 				return 1
@@ -215,4 +216,15 @@ func historyFile() string {
 		return ""
 	}
 	return filepath.Join(dir, "history")
+}
+
+// readStdin reads a question or a conversation from stdin, up to what one
+// message to an agent can carry: more could never be sent, and /dev/zero
+// must not fill the memory.
+func readStdin() ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(os.Stdin, acpconn.MaxMessage+1))
+	if err == nil && len(b) > acpconn.MaxMessage {
+		err = fmt.Errorf("over %s, the limit of one message to an agent: send less", acpconn.Size(acpconn.MaxMessage))
+	}
+	return b, err
 }

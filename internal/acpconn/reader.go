@@ -118,7 +118,7 @@ func (r *Reader) line() ([]byte, error) {
 
 // refuse answers an over-long request with an error, and tells refused.
 func (r *Reader) refuse(prefix []byte, size int) {
-	err := fmt.Errorf("message of %d bytes refused: over the limit of %d bytes (10 MiB) for one message", size, MaxMessage)
+	err := fmt.Errorf("message of %d bytes refused: over the limit of %d bytes (%s) for one message", size, MaxMessage, Size(MaxMessage))
 	if r.refused != nil {
 		r.refused(err)
 	}
@@ -165,6 +165,15 @@ func requestID(prefix []byte) (json.RawMessage, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Size writes a number of bytes as a person reads it: "10 MiB", "12.3 MiB".
+func Size(n int) string {
+	const mib = 1 << 20
+	if n%mib == 0 {
+		return fmt.Sprintf("%d MiB", n/mib)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/mib)
 }
 
 // Writer is a connection's output, shared by the SDK and Reader: each
