@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/llm"
 )
 
 // editMaxBytes is the largest file edit_file changes: it holds the file in
-// memory.
+// memory, twice while it replaces, and a model edits source files, which
+// are far smaller; larger ones (logs, data) are for bash.
 const editMaxBytes = 32 << 20
 
 // editFileTool replaces exact text in a file.
@@ -52,17 +54,11 @@ func (editFileTool) Run(ctx context.Context, env Env, input json.RawMessage) Res
 		return failure("edit_file", "invalid input: \"old_string\" and \"new_string\" are the same; there is nothing to change")
 	}
 	abs := resolvePath(env, path)
-	info, err := os.Stat(abs)
-	if err != nil {
-		return fileError("edit_file", path, err)
+	data, err := regularfile.ReadFile(abs, editMaxBytes, "edit_file")
+	var tl *regularfile.TooLargeError
+	if errors.As(err, &tl) {
+		return failure("edit_file", "%s is %v; change it with bash (sed, patch)", path, tl)
 	}
-	if info.IsDir() {
-		return failure("edit_file", "%s is a directory, not a file", path)
-	}
-	if info.Size() > editMaxBytes {
-		return failure("edit_file", "%s is too large to edit (%d bytes; at most %d)", path, info.Size(), editMaxBytes)
-	}
-	data, err := os.ReadFile(abs)
 	if err != nil {
 		return fileError("edit_file", path, err)
 	}
@@ -87,7 +83,7 @@ func (editFileTool) Run(ctx context.Context, env Env, input json.RawMessage) Res
 		n = -1
 	}
 	data = bytes.Replace(data, oldB, newB, n)
-	if err := writeAtomic(abs, data, info.Mode().Perm()); err != nil {
+	if err := writeAtomic(abs, data, 0o644); err != nil {
 		return fileError("edit_file", path, err)
 	}
 	return Result{Output: fmt.Sprintf("replaced %s in %s", plural(count, "occurrence"), path)}

@@ -143,7 +143,7 @@ func TestWriteFile(t *testing.T) {
 		{"empty content", `{"path": "empty.txt", "content": ""}`, "created empty.txt (0 bytes)", false, "empty.txt", "", 0o644},
 		{"through a link", `{"path": "link.txt", "content": "new"}`, "overwrote link.txt (3 bytes)", false, "target.txt", "new", 0o644},
 		{"under a file", `{"path": "f.txt/x", "content": "x"}`, "write_file: f.txt/x: not a directory", true, "", "", 0},
-		{"onto a folder", `{"path": "dir", "content": "x"}`, "write_file: dir: not a regular file", true, "", "", 0},
+		{"onto a folder", `{"path": "dir", "content": "x"}`, "write_file: dir is a directory, not a regular file", true, "", "", 0},
 		{"missing content", `{"path": "x.txt"}`, `write_file: invalid input: missing "content"`, true, "", "", 0},
 		{"content not a string", `{"path": "x.txt", "content": 1}`, `write_file: invalid input: "content" must be a string, not a number`, true, "", "", 0},
 		{"missing path", `{"content": "x"}`, `write_file: invalid input: missing "path"`, true, "", "", 0},

@@ -10,9 +10,9 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
 	"strings"
 
+	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/llm"
 )
 
@@ -65,21 +65,17 @@ func (readFileTool) Run(ctx context.Context, env Env, input json.RawMessage) Res
 		n = int64(limit)
 	}
 
-	f, err := os.Open(resolvePath(env, path))
+	// Only so much of the file is read (readMaxBytes, countLinesMax): it
+	// needs no limit of size, only to be a regular file.
+	f, info, err := regularfile.Open(resolvePath(env, path))
+	var nr *regularfile.NotRegularError
+	if errors.As(err, &nr) && nr.Mode.IsDir() {
+		return failure("read_file", "%s is a directory, not a file (list it with bash: ls)", path)
+	}
 	if err != nil {
 		return fileError("read_file", path, err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return fileError("read_file", path, err)
-	}
-	if info.IsDir() {
-		return failure("read_file", "%s is a directory, not a file (list it with bash: ls)", path)
-	}
-	if !info.Mode().IsRegular() {
-		return failure("read_file", "%s is %s, not a regular file", path, fileKind(info.Mode()))
-	}
 	r := bufio.NewReaderSize(f, 64<<10)
 	head, _ := r.Peek(binarySniff)
 	if bytes.IndexByte(head, 0) >= 0 {
@@ -202,28 +198,21 @@ func countLines(r *bufio.Reader) int64 {
 // fileError turns an error on a file into a result naming the path as the
 // model gave it.
 func fileError(tool, path string, err error) Result {
+	var nr *regularfile.NotRegularError
+	var tl *regularfile.TooLargeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return failure(tool, "no such file: %s", path)
 	case errors.Is(err, fs.ErrPermission):
 		return failure(tool, "permission denied: %s", path)
+	case errors.As(err, &nr):
+		return failure(tool, "%s is %v", path, nr)
+	case errors.As(err, &tl):
+		return failure(tool, "%s is %v", path, tl)
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return failure(tool, "%s: %v", path, pe.Err)
 	}
 	return failure(tool, "%s: %v", path, err)
-}
-
-// fileKind names the type of a file that is neither regular nor a folder.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }
