@@ -20,7 +20,14 @@ type terminal struct {
 	cmd *exec.Cmd
 	mu  sync.Mutex
 	out bytes.Buffer
+	// gate is held while the terminal is not read (a paused reader).
+	gate sync.Mutex
 }
+
+// pause stops reading the terminal, as a person pressing Ctrl-S or a slow
+// link does, until resume: mm's writes to it wait.
+func (term *terminal) pause()  { term.gate.Lock() }
+func (term *terminal) resume() { term.gate.Unlock() }
 
 func startTerminal(t *testing.T, dir string, args ...string) *terminal {
 	t.Helper()
@@ -35,6 +42,8 @@ func startTerminal(t *testing.T, dir string, args ...string) *terminal {
 	go func() {
 		buf := make([]byte, 4096)
 		for {
+			term.gate.Lock() // held by pause: nobody reads the terminal
+			term.gate.Unlock()
 			n, err := f.Read(buf)
 			term.mu.Lock()
 			term.out.Write(buf[:n])

@@ -132,6 +132,41 @@ esac
 	term.waitFor("\x1b[?1049l") // the alternate screen left: the terminal is restored
 }
 
+// TestWindowSlowTerminal: a window whose terminal is not read for a while
+// (Ctrl-S, a slow link) still gets the whole of an asked agent's answer
+// streamed in 5,000 pieces, and the hand-off ends normally.
+func TestWindowSlowTerminal(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"agent.yaml":  "model: echo/main\nmmConfigs:\n  c: c.yaml\n",
+		"c.yaml":      "model: script/script.yaml\n",
+		"script.yaml": "rules:\n  - pieces: 5000\n    say: " + strings.Repeat("x", 25_000) + " THE-END\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	term := startTerminal(t, dir, "-tui")
+	term.waitFor("idle · Enter sends")
+	m := term.mark()
+	term.send("/ask c q\r")
+	term.waitSince(m, "running")
+	term.pause()
+	time.Sleep(3 * time.Second) // the terminal is not read: mm's writes wait
+	term.resume()
+	term.waitSince(m, "THE-END")
+	term.waitSince(m, "idle · Enter sends")
+	term.mu.Lock()
+	failed := strings.Contains(term.out.String()[m:], "exited")
+	term.mu.Unlock()
+	if failed {
+		t.Error("the hand-off failed while the terminal was not read")
+	}
+	term.send("/exit\r")
+	term.waitExit()
+}
+
 // TestWindowNotATerminal: without a terminal mm -tui says what to run
 // instead and exits 2.
 func TestWindowNotATerminal(t *testing.T) {
