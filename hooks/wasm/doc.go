@@ -8,7 +8,9 @@
 // source. Its files are the folders a run names, mounted under their own
 // name through os.Root, so no path — "..", an absolute path, a symbolic
 // link — reaches outside them; read folders refuse every change. It has no
-// network and at most 256 MiB of linear memory by default.
+// network and at most 256 MiB of linear memory by default; a Runtime runs
+// at most four instances at once by default, so that its worst case is
+// bounded too.
 //
 // A Runtime compiles each module once, on its first run, and keeps the
 // native code in a cache folder (DefaultCacheDir) so that the next process

@@ -42,7 +42,8 @@ type Spec struct {
 //
 // The module's compilation, on its first run, is not counted against ctx's
 // deadline: the run gets its whole time once the module is ready (ctx's
-// cancellation still ends the wait).
+// cancellation still ends the wait). The wait for a turn, when
+// Options.MaxInstances runs are going, is counted.
 func (r *Runtime) Run(ctx context.Context, s Spec) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -59,6 +60,13 @@ func (r *Runtime) Run(ctx context.Context, s Spec) ([]byte, error) {
 		ctx, done = postpone(ctx, waited)
 		defer done()
 	}
+
+	// At most MaxInstances run at once; the wait for a turn counts against
+	// the run's time, unlike the wait for the compilation above.
+	if err := r.slots.Acquire(ctx, 1); err != nil {
+		return nil, err
+	}
+	defer r.slots.Release(1)
 
 	mounts, err := mount(s.Cwd, s.Read, s.Write)
 	if err != nil {
@@ -94,10 +102,12 @@ func (r *Runtime) Run(ctx context.Context, s Spec) ([]byte, error) {
 		cfg = cfg.WithEnv(k, s.Env[k])
 	}
 
+	r.running.Add(1)
 	mod, err := m.rt.InstantiateModule(experimental.WithMemoryAllocator(runCtx, memoryAllocator()), m.code, cfg)
 	if mod != nil {
 		mod.Close(context.Background())
 	}
+	r.running.Add(-1)
 	if stdout.over {
 		return nil, hooks.ErrStdoutTooLarge
 	}

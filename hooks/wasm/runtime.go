@@ -10,10 +10,19 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero"
+	"golang.org/x/sync/semaphore"
 )
 
 // DefaultMemoryLimit caps a module's linear memory when Options gives none.
 const DefaultMemoryLimit = 256 << 20
+
+// DefaultMaxInstances bounds the instances that run at once in a Runtime
+// when Options gives none. Each may take its whole MemoryLimit (256 MiB by
+// default), so four bound the worst case at 1 GiB of linear memory plus the
+// compiled code — what a laptop that also runs a local model can spare —
+// where sixteen hook runs at once once took 2.5 GB. A hook run lasts
+// milliseconds, so a run that waits for its turn seldom waits long.
+const DefaultMaxInstances = 4
 
 const pageSize = 64 << 10
 
@@ -26,6 +35,10 @@ type Options struct {
 	// MemoryLimit caps a module's linear memory, in bytes (rounded down to
 	// 64 KiB pages); 0 is DefaultMemoryLimit.
 	MemoryLimit int64
+	// MaxInstances bounds the instances running at once, across all
+	// modules; 0 is DefaultMaxInstances. A run beyond it waits for its
+	// turn, and its context's deadline counts while it waits.
+	MaxInstances int
 }
 
 // Runtime runs WASI preview 1 command modules in a sandbox. Each module is
@@ -35,6 +48,8 @@ type Options struct {
 // nothing.
 type Runtime struct {
 	opts Options
+	// slots bounds the instances running at once (Options.MaxInstances).
+	slots *semaphore.Weighted
 	// ctx ends when the Runtime is closed; compilations run under it rather
 	// than under the run that asked first, so that one impatient run does
 	// not fail the others waiting for the same module.
@@ -51,6 +66,7 @@ type Runtime struct {
 	bg      sync.WaitGroup // compilations and pruning under way
 
 	compiles atomic.Int32 // compilations started, for the tests
+	running  atomic.Int32 // instances running, for the tests
 }
 
 // module is one module file compiled. Each has its own wazero runtime, so
@@ -78,7 +94,11 @@ type module struct {
 // New returns a Runtime. Nothing is compiled or read until the first Run.
 func New(opts Options) *Runtime {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Runtime{opts: opts, ctx: ctx, cancel: cancel, modules: map[string]*module{}}
+	n := opts.MaxInstances
+	if n <= 0 {
+		n = DefaultMaxInstances
+	}
+	return &Runtime{opts: opts, slots: semaphore.NewWeighted(int64(n)), ctx: ctx, cancel: cancel, modules: map[string]*module{}}
 }
 
 func (r *Runtime) memoryPages() uint32 {
