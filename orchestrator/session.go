@@ -56,7 +56,7 @@ type Session struct {
 	// lower limit the asking agent passed down (MM_ASK_MAX_DEPTH), so that
 	// the agent a person started bounds the whole chain.
 	maxDepth int
-	chain string
+	chain    string
 
 	mu      sync.Mutex
 	history []llm.Message
