@@ -16,6 +16,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/mm-agent/mm/internal/acpconn"
+	"github.com/mm-agent/mm/internal/proc"
 )
 
 // DefaultGrace is how long a cancelled prompt, or a child told to stop, may
@@ -73,7 +74,7 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 	cmd := exec.Command(opts.Bin, "-acp", "--config", opts.Config)
 	cmd.Dir = opts.Cwd
 	cmd.Env = opts.Environ
-	cmd.SysProcAttr = sysProcAttr()
+	cmd.SysProcAttr = proc.SysProcAttr()
 	stderr := &headBuffer{max: stderrQuote}
 	cmd.Stderr = stderr
 	// Something the child started may keep its stderr open after it died.
@@ -238,7 +239,7 @@ func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
 	case <-res:
 		t.finish() // the child's last updates, sent as it stopped
 	case <-timer.C:
-		killGroup(a.cmd.Process)
+		_ = proc.KillGroup(a.cmd.Process)
 		stopCall()
 		t.abandon() // the connection's reader may wait for room to queue
 		<-res
@@ -295,7 +296,7 @@ func (a *Agent) cause(err error) (cause string, died bool) {
 		select {
 		case <-a.exited:
 		case <-t.C:
-			killGroup(a.cmd.Process)
+			_ = proc.KillGroup(a.cmd.Process)
 			<-a.exited
 		}
 		t.Stop()
@@ -368,7 +369,7 @@ func (a *Agent) Close() error {
 		case <-t.C:
 		}
 		t.Stop()
-		killGroup(a.cmd.Process)
+		_ = proc.KillGroup(a.cmd.Process)
 		<-a.done
 	})
 	return nil

@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mm-agent/mm/internal/proc"
 )
 
 // pipeGrace is how long a run waits, once its command has exited or been
@@ -21,8 +23,9 @@ const pipeGrace = 500 * time.Millisecond
 
 // runCommand runs a command hook: sh -c in the session's directory, in a
 // process group of its own so that a timeout or a cancellation kills
-// everything it started. It returns stdout, or an error whose text is the
-// failure (ctx's errors are worded by the caller).
+// everything it started, and once it is over, whatever it left behind. It
+// returns stdout, or an error whose text is the failure (ctx's errors are
+// worded by the caller).
 func (e *Engine) runCommand(ctx context.Context, ev Event, en *Entry, input []byte) ([]byte, error) {
 	// Overflowing stdout stops the run at once rather than reading on.
 	ctx, stop := context.WithCancel(ctx)
@@ -43,11 +46,10 @@ func (e *Engine) runCommand(ctx context.Context, ev Event, en *Entry, input []by
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Stdout = stdout
 	cmd.Stderr = stderr
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	cmd.Cancel = func() error { return proc.KillGroup(cmd.Process) }
 	cmd.WaitDelay = pipeGrace
 
-	if err := cmd.Start(); err != nil {
+	if err := proc.Start(cmd); err != nil {
 		// exec blames sh for a working directory that is missing.
 		var pe *fs.PathError
 		if _, serr := os.Stat(cmd.Dir); cmd.Dir != "" && errors.As(serr, &pe) {
@@ -55,11 +57,9 @@ func (e *Engine) runCommand(ctx context.Context, ev Event, en *Entry, input []by
 		}
 		return nil, fmt.Errorf("cannot start sh -c: %v", err)
 	}
-	err := cmd.Wait()
-	if err != nil {
-		// Whatever the command left running holds nothing we still need.
-		_ = killProcessGroup(cmd)
-	}
+	// Whatever the command left running in its group is killed, after a
+	// success too: nothing a hook starts outlives its run.
+	err := proc.Wait(cmd)
 	var ee *exec.ExitError
 	switch {
 	case stdout.over:
@@ -69,7 +69,7 @@ func (e *Engine) runCommand(ctx context.Context, ev Event, en *Entry, input []by
 		// pipes open; what it wrote before exiting is its reply.
 		return stdout.buf, nil
 	case errors.As(err, &ee):
-		msg := fmt.Sprintf("exit status %d", exitStatus(ee))
+		msg := fmt.Sprintf("exit status %d", proc.ExitStatus(ee))
 		if s := stderr.text(); s != "" {
 			msg += ": " + s
 		}

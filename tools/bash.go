@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mm-agent/mm/internal/proc"
 	"github.com/mm-agent/mm/llm"
 )
 
@@ -92,11 +93,9 @@ func runShell(ctx context.Context, env Env, command string, timeout time.Duratio
 	cmd.Env = env.Environ
 	cmd.Stdout = pw
 	cmd.Stderr = pw
-	ownGroup(cmd)
-	dieWithParent(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	cmd.Cancel = func() error { return proc.KillGroup(cmd.Process) }
 	cmd.WaitDelay = bashDrainGrace
-	if err := cmd.Start(); err != nil {
+	if err := proc.Start(cmd); err != nil {
 		pr.Close()
 		pw.Close()
 		return failure("bash", "start %s: %v", shell, err)
@@ -110,8 +109,7 @@ func runShell(ctx context.Context, env Env, command string, timeout time.Duratio
 		io.Copy(out, pr)
 	}()
 
-	waitErr := cmd.Wait()
-	killGroup(cmd.Process) // what the command left in the background
+	waitErr := proc.Wait(cmd) // kills what the command left in the background
 	select {
 	case <-drained:
 	case <-time.After(bashDrainGrace):

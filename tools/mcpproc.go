@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mm-agent/mm/internal/proc"
 )
 
 // Timings of an MCP server's process.
@@ -44,8 +46,6 @@ func startProc(srv MCPServer, env Env) (*serverProc, error) {
 	cmd := exec.Command(srv.Command, srv.Args...)
 	cmd.Dir = env.Cwd
 	cmd.Env = serverEnviron(env.Environ, srv.Env)
-	ownGroup(cmd)
-	dieWithParent(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func startProc(srv MCPServer, env Env) (*serverProc, error) {
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
-	err = cmd.Start()
+	err = proc.Start(cmd)
 	outW.Close()
 	errW.Close()
 	if err != nil {
@@ -81,8 +81,7 @@ func startProc(srv MCPServer, env Env) (*serverProc, error) {
 		close(drained)
 	}()
 	go func() {
-		p.waitErr = cmd.Wait()
-		killGroup(cmd.Process) // what the server left behind
+		p.waitErr = proc.Wait(cmd) // kills what the server left behind
 		// Read its stderr to the end, so that an error can quote its
 		// last words; a process that left the group may hold the pipe.
 		t := time.NewTimer(mcpGrace)
@@ -163,7 +162,7 @@ func (p *serverProc) stop(grace time.Duration) error {
 	if p.waitExit(grace) != nil {
 		return nil
 	}
-	if err := killGroup(p.cmd.Process); err != nil {
+	if err := proc.KillGroup(p.cmd.Process); err != nil {
 		return err
 	}
 	if p.waitExit(mcpReapWait) == nil {

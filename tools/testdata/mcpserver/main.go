@@ -5,7 +5,8 @@
 // With MCPSERVER_CHILD_PID_FILE set, it starts a sleeping child in its
 // process group and writes the child's pid there. With
 // MCPSERVER_IGNORE_EOF=1, it does not exit when its stdin closes.
-// With MCPSERVER_SILENT=1, it never answers.
+// With MCPSERVER_SILENT=1, it never answers. With MCPSERVER_CALL_FILE set,
+// slow creates that file when a call starts.
 package main
 
 import (
@@ -64,6 +65,9 @@ func main() {
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Answers after a while."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in slowIn) (*mcp.CallToolResult, any, error) {
+			if f := os.Getenv("MCPSERVER_CALL_FILE"); f != "" {
+				os.WriteFile(f, nil, 0o644)
+			}
 			select {
 			case <-time.After(time.Duration(in.Seconds * float64(time.Second))):
 			case <-ctx.Done():

@@ -1,0 +1,172 @@
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// ShutdownWait bounds how long Shutdown waits for the processes it killed to
+// be reaped. SIGKILL cannot be refused, so only a process stuck in the
+// kernel (a dead network mount) takes longer than a few milliseconds; mm
+// must still exit well within the 3 seconds a supervisor or a person gives
+// it after a signal.
+const ShutdownWait = time.Second
+
+// errNoGroup is killGroup's error for a group that does not exist (any
+// longer), or a system without process groups.
+var errNoGroup = errors.New("no such process group")
+
+// std is the process's supervisor: there is one set of children, one
+// watchdog, one subreaper per process.
+var std = newSupervisor()
+
+// supervisor tracks the process groups mm started and the descendants it
+// adopted.
+type supervisor struct {
+	// starting is held for reading while a child starts and is registered,
+	// for writing while the reaper sweeps: a sweep never mistakes a child
+	// of ours, not yet registered, for one it may reap.
+	starting sync.RWMutex
+
+	mu       sync.Mutex
+	groups   map[int]struct{} // groups started, not yet ended: their leaders' pids
+	adopted  map[int]bool     // groups of adopted descendants, told to the watchdog
+	dog      *watchdog        // nil until the first start, or when it could not start
+	dogTried bool
+	reaper   *reaper // non-nil while supervising (Linux)
+
+	shutdown sync.Once
+}
+
+func newSupervisor() *supervisor {
+	return &supervisor{groups: map[int]struct{}{}, adopted: map[int]bool{}}
+}
+
+// SysProcAttr returns the attributes of a child of mm: the leader of a new
+// process group, killed by the kernel should mm die first (Linux). Start
+// sets them itself; a caller that starts a command some other way sets
+// cmd.SysProcAttr to them.
+func SysProcAttr() *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{}
+	prepare(a)
+	return a
+}
+
+// prepare sets a's fields for a child of mm, keeping the others.
+func prepare(a *syscall.SysProcAttr) {
+	ownGroup(a)
+	dieWithParent(a)
+}
+
+// Start starts cmd as a child of mm (see SysProcAttr) and tells the watchdog
+// of its group, starting the watchdog first if this is mm's first child.
+// End it with Wait.
+func Start(cmd *exec.Cmd) error { return std.start(cmd) }
+
+// Wait waits for cmd, started by Start, then kills whatever is left of its
+// process group — background jobs of a command that succeeded too — and
+// tells the watchdog the group is over. It returns cmd.Wait's error.
+func Wait(cmd *exec.Cmd) error { return std.wait(cmd) }
+
+// KillGroup kills, with SIGKILL, the process group p leads: p and everything
+// it started that did not leave the group. A group that is already gone is
+// not an error; nor is a nil p. Where there are no process groups, or when
+// the leader has left its group, p alone is killed.
+func KillGroup(p *os.Process) error {
+	if p == nil {
+		return nil
+	}
+	err := killGroup(p.Pid)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, errNoGroup) {
+		return fmt.Errorf("kill process group %d: %w", p.Pid, err)
+	}
+	if err := p.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return fmt.Errorf("kill process %d: %w", p.Pid, err)
+	}
+	return nil
+}
+
+// Supervise makes mm the subreaper of its descendants (Linux): a process
+// that leaves its group and is orphaned becomes mm's child, reaped when it
+// exits, told to the watchdog while it runs, and killed by Shutdown. It
+// costs one system call; call it once, at the start of main, and end with
+// Shutdown. Every child of a supervising process must be started by Start
+// or be the leader of its own process group (SysProcAttr): the reaper leaves
+// those to their own Wait.
+func Supervise() { std.supervise() }
+
+// Shutdown kills every process group mm started and has not seen end, then
+// kills and reaps every descendant mm still has (Linux: its children,
+// adopted ones included, until none is left), waiting at most ShutdownWait.
+// Call it once mm's session is closed, just before exiting; later calls do
+// nothing.
+func Shutdown() { std.shutdown.Do(std.finish) }
+
+func (s *supervisor) start(cmd *exec.Cmd) error {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	prepare(cmd.SysProcAttr)
+	s.mu.Lock()
+	if !s.dogTried {
+		// Before the first child, so that there is no moment when a child
+		// runs and nothing would kill its group should mm be killed.
+		s.dogTried = true
+		s.dog = startWatchdog()
+	}
+	s.mu.Unlock()
+
+	s.starting.RLock()
+	defer s.starting.RUnlock()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	pid := cmd.Process.Pid
+	s.mu.Lock()
+	s.groups[pid] = struct{}{}
+	s.dog.tell(groupStarted, pid)
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *supervisor) wait(cmd *exec.Cmd) error {
+	err := cmd.Wait()
+	if cmd.Process == nil {
+		return err
+	}
+	_ = KillGroup(cmd.Process)
+	pid := cmd.Process.Pid
+	s.mu.Lock()
+	if _, ok := s.groups[pid]; ok {
+		delete(s.groups, pid)
+		s.dog.tell(groupEnded, pid)
+	}
+	s.mu.Unlock()
+	// What escaped the group before it was killed, and lost its parent,
+	// is mm's now; it may have left without a SIGCHLD to tell of it.
+	s.sweep()
+	return err
+}
+
+// finish is Shutdown's work.
+func (s *supervisor) finish() {
+	s.stopReaper()
+	s.mu.Lock()
+	groups := make([]int, 0, len(s.groups))
+	for g := range s.groups {
+		groups = append(groups, g)
+	}
+	s.mu.Unlock()
+	for _, g := range groups {
+		_ = killGroup(g)
+	}
+	s.killDescendants(ShutdownWait)
+}

@@ -1,0 +1,228 @@
+package proc
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// reaper sweeps mm's children on every SIGCHLD: it reaps the adopted ones
+// that exited and tells the watchdog the groups of those that run.
+type reaper struct {
+	sigs chan os.Signal
+	quit chan struct{}
+	done chan struct{}
+}
+
+func (s *supervisor) supervise() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.reaper != nil {
+		return
+	}
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return
+	}
+	r := &reaper{sigs: make(chan os.Signal, 1), quit: make(chan struct{}), done: make(chan struct{})}
+	signal.Notify(r.sigs, syscall.SIGCHLD)
+	s.reaper = r
+	go s.reap(r)
+}
+
+func (s *supervisor) reap(r *reaper) {
+	defer close(r.done)
+	for {
+		select {
+		case <-r.sigs:
+			s.sweep()
+		case <-r.quit:
+			return
+		}
+	}
+}
+
+func (s *supervisor) stopReaper() {
+	s.mu.Lock()
+	r := s.reaper
+	s.reaper = nil
+	s.mu.Unlock()
+	if r == nil {
+		return
+	}
+	signal.Stop(r.sigs)
+	close(r.quit)
+	<-r.done
+}
+
+// sweep reaps the adopted children that have exited, and keeps the
+// watchdog told of the groups of those that run; it does nothing unless mm
+// supervises. A child that leads a process group in mm's session may be one
+// of mm's own, started some other way than Start (whose Wait reaps it): it
+// is left alone until Shutdown.
+func (s *supervisor) sweep() {
+	s.starting.Lock()
+	defer s.starting.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.reaper == nil {
+		return
+	}
+	self, pgrp := os.Getpid(), unix.Getpgrp()
+	sid, _ := unix.Getsid(0)
+	running := map[int]bool{}
+	for _, pid := range Children() {
+		st, ok := readStat(pid)
+		if !ok || st.ppid != self || s.dog.isWatchdog(pid) {
+			continue
+		}
+		if _, ours := s.groups[pid]; ours || (st.pgrp == pid && st.sid == sid) {
+			continue
+		}
+		if st.state == 'Z' {
+			_, _ = unix.Wait4(pid, nil, unix.WNOHANG, nil)
+			continue
+		}
+		if _, ours := s.groups[st.pgrp]; !ours && st.pgrp != pgrp && st.pgrp > 1 {
+			running[st.pgrp] = true
+		}
+	}
+	for g := range running {
+		if !s.adopted[g] {
+			s.dog.tell(groupStarted, g)
+		}
+	}
+	for g := range s.adopted {
+		if !running[g] {
+			s.dog.tell(groupEnded, g)
+		}
+	}
+	s.adopted = running
+}
+
+// killDescendants kills every child mm has, with its group, and reaps it,
+// over and over — a killed child's own children become mm's — until none is
+// left or wait has passed.
+func (s *supervisor) killDescendants(wait time.Duration) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGCHLD)
+	defer signal.Stop(sigs)
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	pgrp := unix.Getpgrp()
+	for {
+		kids := Children()
+		if len(kids) == 0 {
+			return
+		}
+		for _, pid := range kids {
+			if st, ok := readStat(pid); ok && st.pgrp != pgrp {
+				_ = killGroup(st.pgrp)
+			}
+			_ = unix.Kill(pid, unix.SIGKILL)
+		}
+		reaped := false
+		for _, pid := range kids {
+			if wpid, _ := unix.Wait4(pid, nil, unix.WNOHANG, nil); wpid == pid {
+				reaped = true
+			}
+		}
+		if reaped {
+			continue
+		}
+		select {
+		case <-sigs:
+		case <-timer.C:
+			return
+		}
+	}
+}
+
+// Children returns the pids of this process's children, as the kernel lists
+// them in /proc/self/task/*/children (a child's parent is a thread), or from
+// every process's stat where the kernel has no such file
+// (CONFIG_PROC_CHILDREN unset).
+func Children() []int {
+	self := os.Getpid()
+	if _, err := os.Stat("/proc/self/task/" + strconv.Itoa(self) + "/children"); errors.Is(err, fs.ErrNotExist) {
+		return childrenByStat(self)
+	}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, t := range tasks {
+		// A thread that has just exited has no file any more: it has no
+		// children either.
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+func childrenByStat(self int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if st, ok := readStat(pid); ok && st.ppid == self {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// stat is what mm reads of a process in /proc/<pid>/stat.
+type stat struct {
+	state           byte // R, S, D, Z, …
+	ppid, pgrp, sid int
+}
+
+// readStat reads it; false when the process is gone.
+func readStat(pid int) (stat, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return stat{}, false
+	}
+	// "pid (comm) state ppid pgrp session …": comm may hold anything,
+	// parentheses too, so the fields start after the last ')'.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return stat{}, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 4 || len(f[0]) != 1 {
+		return stat{}, false
+	}
+	var st stat
+	st.state = f[0][0]
+	for j, p := range []*int{&st.ppid, &st.pgrp, &st.sid} {
+		n, err := strconv.Atoi(f[j+1])
+		if err != nil {
+			return stat{}, false
+		}
+		*p = n
+	}
+	return st, true
+}

@@ -1,0 +1,17 @@
+//go:build !unix
+
+package proc
+
+const (
+	groupStarted = '+'
+	groupEnded   = '-'
+)
+
+// watchdog does nothing where there are no process groups to kill.
+type watchdog struct{}
+
+func startWatchdog() *watchdog { return nil }
+
+func (d *watchdog) tell(byte, int) {}
+
+func (d *watchdog) isWatchdog(int) bool { return false }

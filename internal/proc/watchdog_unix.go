@@ -1,0 +1,85 @@
+//go:build unix
+
+package proc
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// What mm tells the watchdog, one line each: "+ <pgid>" when a group starts,
+// "- <pgid>" when it has ended.
+const (
+	groupStarted = '+'
+	groupEnded   = '-'
+)
+
+// watchdogWriteWait bounds one write to the watchdog. It reads as fast as mm
+// writes, a few bytes per child; only a stopped or wedged watchdog makes mm
+// wait, and then mm goes on without it rather than hold up a hook.
+const watchdogWriteWait = 100 * time.Millisecond
+
+// watchdogScript is the watchdog: it keeps the groups it is told of until
+// its stdin reaches end of file — mm, the only holder of the other end, has
+// exited or died, however — then kills every group still there. It is in a
+// group of its own (a Ctrl-C at the terminal does not reach it) and ignores
+// the signals of a closed terminal, so that it outlives mm by the moment its
+// work takes. Only shell builtins: it starts no process.
+const watchdogScript = `trap '' INT HUP QUIT
+live=' '
+while read -r op id; do
+	case $op in
+	+) live="$live$id " ;;
+	-) case $live in *" $id "*) live="${live%%" $id "*} ${live#*" $id "}" ;; esac ;;
+	esac
+done
+for id in $live; do kill -s KILL -- "-$id"; done 2>/dev/null
+`
+
+// watchdog is mm's end of the watchdog: the write end of its stdin, which no
+// child inherits (close-on-exec).
+type watchdog struct {
+	pid    int
+	w      *os.File
+	broken bool // a write failed: the watchdog is gone or stuck
+}
+
+// startWatchdog starts the watchdog, or returns nil when it cannot: mm then
+// runs without it. Its arguments name it and mm in ps: "mm-watchdog <pid>".
+func startWatchdog() *watchdog {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil
+	}
+	cmd := exec.Command("/bin/sh", "-c", watchdogScript, "mm-watchdog", strconv.Itoa(os.Getpid()))
+	cmd.Stdin = r
+	cmd.Env = []string{}
+	// Its own group, and no parent-death signal: it must outlive mm.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = cmd.Start()
+	r.Close()
+	if err != nil {
+		w.Close()
+		return nil
+	}
+	return &watchdog{pid: cmd.Process.Pid, w: w}
+}
+
+// tell writes one line; the caller holds the supervisor's lock.
+func (d *watchdog) tell(op byte, pgid int) {
+	if d == nil || d.broken {
+		return
+	}
+	line := strconv.AppendInt([]byte{op, ' '}, int64(pgid), 10)
+	line = append(line, '\n')
+	_ = d.w.SetWriteDeadline(time.Now().Add(watchdogWriteWait))
+	if _, err := d.w.Write(line); err != nil {
+		d.broken = true
+	}
+}
+
+// isWatchdog says whether pid is the watchdog's.
+func (d *watchdog) isWatchdog(pid int) bool { return d != nil && d.pid == pid }
