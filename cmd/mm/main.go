@@ -8,11 +8,20 @@ package main
 
 import (
 	"os"
+	"syscall"
+
+	"github.com/mm-agent/mm/internal/proc"
 )
 
 // version is mm's version, shown by mm version and in the banner.
 const version = "0.1.0"
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	// Nothing mm starts outlives it: it adopts what its children leave
+	// behind, and kills and reaps it all before exiting.
+	proc.Supervise()
+	ctx, end := watchEndings(syscall.SIGTERM, syscall.SIGHUP)
+	code := end.status(run(ctx, end, os.Args[1:]))
+	proc.Shutdown()
+	os.Exit(code)
 }

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -38,7 +36,9 @@ type exitCode int
 
 func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
 
-func run(args []string) int {
+// run runs mm under ctx, which a signal that ends mm cancels; end hears
+// the signals.
+func run(ctx context.Context, end *ending, args []string) int {
 	var f flags
 	root := &cobra.Command{
 		Use:   "mm [-p question | --ask agent question | -acp | -tui]",
@@ -53,7 +53,7 @@ func run(args []string) int {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exitCode(runRoot(cmd.Context(), f, args))
+			return exitCode(runRoot(cmd.Context(), end, f, args))
 		},
 	}
 	pf := root.PersistentFlags()
@@ -71,8 +71,6 @@ func run(args []string) int {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
 
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	defer stop()
 	root.SetArgs(normalizeArgs(args))
 	err := root.ExecuteContext(ctx)
 	var code exitCode
@@ -101,7 +99,7 @@ func loadConfig(f *flags, cwd string) (*mmconfigs.Config, bool) {
 	return c, true
 }
 
-func runRoot(ctx context.Context, f flags, args []string) int {
+func runRoot(ctx context.Context, end *ending, f flags, args []string) int {
 	cwd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "mm: %v\n", err)
@@ -149,9 +147,9 @@ func runRoot(ctx context.Context, f flags, args []string) int {
 			fmt.Fprintln(os.Stderr, `mm -p: no question: give it as an argument (mm -p "…") or on stdin`)
 			return 2
 		}
-		ictx, cancel := signal.NotifyContext(ctx, os.Interrupt)
-		defer cancel()
-		return frontend.Print(ictx, question, frontend.PrintOptions{
+		// One question: Ctrl-C ends mm.
+		end.also(os.Interrupt)
+		return frontend.Print(ctx, question, frontend.PrintOptions{
 			Session: session(false), Stdout: os.Stdout, Stderr: os.Stderr,
 			StdoutTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 			DisplayHooks:   cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
@@ -179,9 +177,8 @@ func runRoot(ctx context.Context, f flags, args []string) int {
 		if stdinTTY && !withContext {
 			opts.Consent = frontend.TerminalConsent(os.Stdin, os.Stderr)
 		}
-		ictx, cancel := signal.NotifyContext(ctx, os.Interrupt)
-		defer cancel()
-		return frontend.Ask(ictx, question, opts)
+		end.also(os.Interrupt)
+		return frontend.Ask(ctx, question, opts)
 	case f.tui:
 		if len(args) > 0 {
 			fmt.Fprintf(os.Stderr, "mm -tui: unexpected arguments %q: type the question in the window\n", strings.Join(args, " "))
@@ -197,9 +194,11 @@ func runRoot(ctx context.Context, f flags, args []string) int {
 		fmt.Fprintf(os.Stderr, "mm: unexpected arguments %q: use mm -p \"<question>\" for one question\n", strings.Join(args, " "))
 		return 2
 	}
+	stdin, closeStdin := lineInput(ctx)
+	defer closeStdin()
 	return frontend.Line(ctx, frontend.LineOptions{
 		Session: session(false), Banner: banner,
-		Stdin: os.Stdin, Stdout: os.Stdout, Terminal: stdinTTY,
+		Stdin: stdin, Stdout: os.Stdout, Terminal: stdinTTY,
 		HistoryFile:  historyFile(),
 		DisplayHooks: cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
 	})
