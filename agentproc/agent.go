@@ -74,7 +74,6 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 	cmd := exec.Command(opts.Bin, "-acp", "--config", opts.Config)
 	cmd.Dir = opts.Cwd
 	cmd.Env = opts.Environ
-	cmd.SysProcAttr = proc.SysProcAttr()
 	stderr := &headBuffer{max: stderrQuote}
 	cmd.Stderr = stderr
 	// Something the child started may keep its stderr open after it died.
@@ -94,7 +93,7 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 	}
 	cmd.Stdin = inR
 	cmd.Stdout = outW
-	err = cmd.Start()
+	err = proc.Start(cmd) // its own process group, known to mm's watchdog
 	inR.Close()
 	outW.Close()
 	if err != nil {
@@ -154,7 +153,7 @@ func (a *Agent) open(ctx context.Context, cwd string) error {
 
 // wait reaps the child, then releases the connection.
 func (a *Agent) wait() {
-	_ = a.cmd.Wait()
+	_ = proc.Wait(a.cmd)
 	close(a.exited)
 	// The connection ends on its own when the child's stdout reaches end of
 	// file; something the child started may still hold it open.
