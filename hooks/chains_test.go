@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mm-agent/mm/handoff"
+	"github.com/mm-agent/mm/internal/mustend"
 )
 
 // reply is a hook that writes stdout and nothing else.
@@ -436,7 +437,7 @@ func TestPostEventsSurviveCancellation(t *testing.T) {
 	e.Timeout = 200 * time.Millisecond
 	eng, _ = testEngine(t, configOf(PostAsk, e))
 	rec = recorder{}
-	within(t, 10*time.Second, func() { eng.PostAsk(ctx, *sampleInput(PostAsk).Ask, "", "", 0, rec.observe) })
+	mustend.Within(t, 10*time.Second, "the hook run", func() { eng.PostAsk(ctx, *sampleInput(PostAsk).Ask, "", "", 0, rec.observe) })
 	if rec.runs[0].Failure != "timed out after 200ms" {
 		t.Errorf("failure %q", rec.runs[0].Failure)
 	}

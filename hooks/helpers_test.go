@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"sync"
 	"testing"
-	"time"
 )
 
 // hook is a command entry as Resolve makes it.
@@ -68,20 +67,4 @@ func (r *recorder) lines() []string {
 		}
 	}
 	return out
-}
-
-// within fails the test when f has not returned after d: a generous bound
-// for something that must end, never a speed measurement.
-func within(t *testing.T, d time.Duration, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(d):
-		t.Fatalf("still running after %v", d)
-	}
 }

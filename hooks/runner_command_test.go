@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mm-agent/mm/internal/mustend"
 )
 
 // runOnce runs a single postGeneration hook and returns its run.
@@ -18,7 +20,7 @@ func runOnce(t *testing.T, e Entry) Run {
 	t.Helper()
 	eng, _ := testEngine(t, configOf(PostGeneration, e))
 	var rec recorder
-	within(t, 30*time.Second, func() {
+	mustend.Within(t, 30*time.Second, "the hook run", func() {
 		eng.PostGeneration(context.Background(), "q", "a", "", rec.observe)
 	})
 	if len(rec.runs) != 1 {
@@ -212,7 +214,7 @@ func TestBackgroundChildren(t *testing.T) {
 			}
 			eng, dir := testEngine(t, configOf(PostToolCall, e))
 			var rec recorder
-			within(t, 5*time.Second, func() {
+			mustend.Within(t, 5*time.Second, "the hook run", func() {
 				eng.PostToolCall(context.Background(), ToolCall{Name: "bash"}, "", rec.observe)
 			})
 			run := rec.runs[0]
@@ -240,7 +242,7 @@ func TestCancellation(t *testing.T) {
 	}()
 	var rec recorder
 	var res PreGenerationResult
-	within(t, 10*time.Second, func() { res = eng.PreGeneration(ctx, "q", rec.observe) })
+	mustend.Within(t, 10*time.Second, "the hook run", func() { res = eng.PreGeneration(ctx, "q", rec.observe) })
 	if len(rec.runs) != 1 || rec.runs[0].Failure != "cancelled" {
 		t.Fatalf("runs %+v, want one cancelled", rec.runs)
 	}

@@ -15,23 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// ended runs f and fails the test when it has not returned after a minute:
-// a tool that waits on a named pipe would otherwise block for ever.
-func ended(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		t.Fatalf("%s did not return", what)
-	}
-}
+	"github.com/mm-agent/mm/internal/mustend"
+)
 
 // specialFiles makes a named pipe, a link to it and a sparse file of 40 MiB
 // in dir.
@@ -74,7 +60,7 @@ func TestFilesNotRegular(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var res Result
-		ended(t, tt.input, func() { res = runTool(t, tt.tool, env, tt.input) })
+		mustend.Within(t, time.Minute, tt.input, func() { res = runTool(t, tt.tool, env, tt.input) })
 		if res.Output != tt.want || !res.IsError {
 			t.Errorf("%s:\n got %q (IsError %v)\nwant %q", tt.input, res.Output, res.IsError, tt.want)
 		}

@@ -13,23 +13,9 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-)
 
-// ended runs f and fails the test when it has not returned after a minute:
-// what this package refuses would otherwise block for ever.
-func ended(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		t.Fatalf("%s did not return", what)
-	}
-}
+	"github.com/mm-agent/mm/internal/mustend"
+)
 
 // files makes the kinds of file the tests read in a temporary folder.
 func files(t *testing.T) string {
@@ -95,7 +81,7 @@ func TestReadFile(t *testing.T) {
 			}
 			var got []byte
 			var err error
-			ended(t, "ReadFile", func() { got, err = ReadFile(p, tt.limit, "a test file") })
+			mustend.Within(t, time.Minute, "ReadFile", func() { got, err = ReadFile(p, tt.limit, "a test file") })
 			if err != nil {
 				msg := strings.ReplaceAll(err.Error(), dir, "DIR")
 				if msg != tt.want {
@@ -195,7 +181,7 @@ func TestOpenInRoot(t *testing.T) {
 	for _, tt := range tests {
 		var f *os.File
 		var err error
-		ended(t, "OpenInRoot", func() { f, err = OpenInRoot(root, tt.name, tt.flag, 0o644) })
+		mustend.Within(t, time.Minute, "OpenInRoot", func() { f, err = OpenInRoot(root, tt.name, tt.flag, 0o644) })
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -215,7 +201,7 @@ func TestOpenFile(t *testing.T) {
 	pipe := filepath.Join(dir, "fifo")
 	want := "open " + pipe + ": a named pipe, not a regular file"
 	var err error
-	ended(t, "OpenFile", func() { _, _, err = OpenFile(pipe, os.O_WRONLY) })
+	mustend.Within(t, time.Minute, "OpenFile", func() { _, _, err = OpenFile(pipe, os.O_WRONLY) })
 	if err == nil || err.Error() != want {
 		t.Errorf("no reader: got %v, want %s", err, want)
 	}
@@ -224,7 +210,7 @@ func TestOpenFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer reader.Close()
-	ended(t, "OpenFile", func() { _, _, err = OpenFile(pipe, os.O_WRONLY) })
+	mustend.Within(t, time.Minute, "OpenFile", func() { _, _, err = OpenFile(pipe, os.O_WRONLY) })
 	if err == nil || err.Error() != want {
 		t.Errorf("with a reader: got %v, want %s", err, want)
 	}
