@@ -17,6 +17,7 @@ import (
 
 	"github.com/mm-agent/mm/internal/acpconn"
 	"github.com/mm-agent/mm/internal/proc"
+	"github.com/mm-agent/mm/internal/regularfile"
 )
 
 // DefaultGrace is how long a cancelled prompt, or a child told to stop, may
@@ -259,7 +260,7 @@ func (a *Agent) checkSize(req acp.PromptRequest) error {
 	}
 	if n := len(b) + envelope; n > acpconn.MaxMessage {
 		return fmt.Errorf("agent %q: the message is %s once encoded, over the limit of %s for one message: send a shorter question or conversation (a preAsk hook can cut the transcript)",
-			a.name, acpconn.Size(n), acpconn.Size(acpconn.MaxMessage))
+			a.name, regularfile.FormatSize(int64(n)), regularfile.FormatSize(acpconn.MaxMessage))
 	}
 	return nil
 }

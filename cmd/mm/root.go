@@ -15,6 +15,7 @@ import (
 	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/frontend/tui"
 	"github.com/mm-agent/mm/internal/acpconn"
+	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
 )
@@ -223,7 +224,7 @@ func historyFile() string {
 func readStdin() ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(os.Stdin, acpconn.MaxMessage+1))
 	if err == nil && len(b) > acpconn.MaxMessage {
-		err = fmt.Errorf("over %s, the limit of one message to an agent: send less", acpconn.Size(acpconn.MaxMessage))
+		err = fmt.Errorf("over %s, the limit of one message to an agent: send less", regularfile.FormatSize(acpconn.MaxMessage))
 	}
 	return b, err
 }

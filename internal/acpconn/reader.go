@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/mm-agent/mm/internal/regularfile"
 )
 
 // MaxMessage is the longest JSON-RPC message, newline included, that mm
@@ -118,7 +120,7 @@ func (r *Reader) line() ([]byte, error) {
 
 // refuse answers an over-long request with an error, and tells refused.
 func (r *Reader) refuse(prefix []byte, size int) {
-	err := fmt.Errorf("message of %d bytes refused: over the limit of %d bytes (%s) for one message", size, MaxMessage, Size(MaxMessage))
+	err := fmt.Errorf("message of %d bytes refused: over the limit of %d bytes (%s) for one message", size, MaxMessage, regularfile.FormatSize(MaxMessage))
 	if r.refused != nil {
 		r.refused(err)
 	}
@@ -165,15 +167,6 @@ func requestID(prefix []byte) (json.RawMessage, bool) {
 		}
 	}
 	return nil, false
-}
-
-// Size writes a number of bytes as a person reads it: "10 MiB", "12.3 MiB".
-func Size(n int) string {
-	const mib = 1 << 20
-	if n%mib == 0 {
-		return fmt.Sprintf("%d MiB", n/mib)
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/mib)
 }
 
 // Writer is a connection's output, shared by the SDK and Reader: each
