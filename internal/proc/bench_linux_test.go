@@ -45,6 +45,7 @@ func BenchmarkStartWatchdog(b *testing.B) {
 		if d == nil {
 			b.Fatal("no watchdog")
 		}
+		d.wait()
 		d.w.Close()
 	}
 }

@@ -117,8 +117,8 @@ func (s *supervisor) start(cmd *exec.Cmd) error {
 	prepare(cmd.SysProcAttr)
 	s.mu.Lock()
 	if !s.dogTried {
-		// Before the first child, so that there is no moment when a child
-		// runs and nothing would kill its group should mm be killed.
+		// With the first child: its group is told to the watchdog's pipe
+		// before the child runs, and read when the watchdog does.
 		s.dogTried = true
 		s.dog = startWatchdog()
 	}
@@ -158,6 +158,10 @@ func (s *supervisor) wait(cmd *exec.Cmd) error {
 
 // finish is Shutdown's work.
 func (s *supervisor) finish() {
+	s.mu.Lock()
+	dog := s.dog
+	s.mu.Unlock()
+	dog.wait() // so that it is among the children killed and reaped below
 	s.stopReaper()
 	s.mu.Lock()
 	groups := make([]int, 0, len(s.groups))

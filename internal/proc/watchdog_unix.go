@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -42,35 +43,64 @@ for id in $live; do kill -s KILL -- "-$id"; done 2>/dev/null
 // watchdog is mm's end of the watchdog: the write end of its stdin, which no
 // child inherits (close-on-exec).
 type watchdog struct {
-	pid    int
-	w      *os.File
-	broken bool // a write failed: the watchdog is gone or stuck
+	w       *os.File
+	started chan struct{} // closed once the watchdog runs, or could not start
+
+	mu     sync.Mutex
+	pid    int  // 0 until it runs
+	broken bool // it could not start, or a write failed: it is gone or stuck
 }
 
-// startWatchdog starts the watchdog, or returns nil when it cannot: mm then
-// runs without it. Its arguments name it and mm in ps: "mm-watchdog <pid>".
+// startWatchdog makes the watchdog's pipe and starts the watchdog on it in
+// the background, or returns nil when there can be none: mm then runs
+// without it. mm's first child need not wait for a shell to start: what mm
+// tells the watchdog before it runs waits in the pipe. Its arguments name it
+// and mm in ps: "mm-watchdog <pid>".
 func startWatchdog() *watchdog {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil
 	}
+	d := &watchdog{w: w, started: make(chan struct{})}
+	go d.start(r)
+	return d
+}
+
+// start runs the watchdog on r, the read end of its pipe.
+func (d *watchdog) start(r *os.File) {
+	defer close(d.started)
 	cmd := exec.Command("/bin/sh", "-c", watchdogScript, "mm-watchdog", strconv.Itoa(os.Getpid()))
 	cmd.Stdin = r
 	cmd.Env = []string{}
 	// Its own group, and no parent-death signal: it must outlive mm.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	err = cmd.Start()
+	err := cmd.Start()
 	r.Close()
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if err != nil {
-		w.Close()
-		return nil
+		d.broken = true
+		d.w.Close()
+		return
 	}
-	return &watchdog{pid: cmd.Process.Pid, w: w}
+	d.pid = cmd.Process.Pid
+}
+
+// wait waits until the watchdog runs or could not start.
+func (d *watchdog) wait() {
+	if d != nil {
+		<-d.started
+	}
 }
 
 // tell writes one line; the caller holds the supervisor's lock.
 func (d *watchdog) tell(op byte, pgid int) {
-	if d == nil || d.broken {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.broken {
 		return
 	}
 	line := strconv.AppendInt([]byte{op, ' '}, int64(pgid), 10)
@@ -82,4 +112,11 @@ func (d *watchdog) tell(op byte, pgid int) {
 }
 
 // isWatchdog says whether pid is the watchdog's.
-func (d *watchdog) isWatchdog(pid int) bool { return d != nil && d.pid == pid }
+func (d *watchdog) isWatchdog(pid int) bool {
+	if d == nil {
+		return false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.pid == pid
+}
