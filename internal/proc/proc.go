@@ -159,10 +159,15 @@ func (s *supervisor) wait(cmd *exec.Cmd) error {
 // finish is Shutdown's work.
 func (s *supervisor) finish() {
 	s.mu.Lock()
-	dog := s.dog
+	dog, started := s.dog, s.dogTried
 	s.mu.Unlock()
 	dog.wait() // so that it is among the children killed and reaped below
 	s.stopReaper()
+	if !started {
+		// No child was ever started, so mm has no descendant to adopt:
+		// a turn that started nothing pays nothing at its end either.
+		return
+	}
 	s.mu.Lock()
 	groups := make([]int, 0, len(s.groups))
 	for g := range s.groups {
