@@ -94,7 +94,7 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 	}
 	cmd.Stdin = inR
 	cmd.Stdout = outW
-	err = proc.Start(cmd) // its own process group, known to mm's watchdog
+	err = proc.StartSupervisor(cmd) // its own process group; an mm cleans up after itself
 	inR.Close()
 	outW.Close()
 	if err != nil {

@@ -38,6 +38,7 @@ type supervisor struct {
 	adopted  map[int]bool     // groups of adopted descendants, told to the watchdog
 	dog      *watchdog        // nil until the first start, or when it could not start
 	dogTried bool
+	started  bool // a child was started: Shutdown has descendants to look for
 	reaper   *reaper // non-nil while supervising (Linux)
 
 	shutdown sync.Once
@@ -66,7 +67,13 @@ func prepare(a *syscall.SysProcAttr) {
 // Start starts cmd as a child of mm (see SysProcAttr) and tells the watchdog
 // of its group, starting the watchdog first if this is mm's first child.
 // End it with Wait.
-func Start(cmd *exec.Cmd) error { return std.start(cmd) }
+func Start(cmd *exec.Cmd) error { return std.start(cmd, true) }
+
+// StartSupervisor starts cmd as Start does, for a child that is itself an
+// mm: it dies with mm (Pdeathsig), and it kills its own descendants when it
+// dies, however, with a watchdog of its own. mm's watchdog is not needed
+// for it, so a session that only asks other agents starts none.
+func StartSupervisor(cmd *exec.Cmd) error { return std.start(cmd, false) }
 
 // Wait waits for cmd, started by Start, then kills whatever is left of its
 // process group — background jobs of a command that succeeded too — and
@@ -110,13 +117,14 @@ func Supervise() { std.supervise() }
 // nothing.
 func Shutdown() { std.shutdown.Do(std.finish) }
 
-func (s *supervisor) start(cmd *exec.Cmd) error {
+func (s *supervisor) start(cmd *exec.Cmd, watch bool) error {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	prepare(cmd.SysProcAttr)
 	s.mu.Lock()
-	if !s.dogTried {
+	s.started = true
+	if watch && !s.dogTried {
 		// With the first child: its group is told to the watchdog's pipe
 		// before the child runs, and read when the watchdog does.
 		s.dogTried = true
@@ -159,7 +167,7 @@ func (s *supervisor) wait(cmd *exec.Cmd) error {
 // finish is Shutdown's work.
 func (s *supervisor) finish() {
 	s.mu.Lock()
-	dog, started := s.dog, s.dogTried
+	dog, started := s.dog, s.started
 	s.mu.Unlock()
 	dog.wait() // so that it is among the children killed and reaped below
 	s.stopReaper()
