@@ -9,6 +9,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // Roles of a Message.
@@ -60,6 +61,23 @@ type Reply struct {
 	// FinishReason is the server's, normalised: "stop", "tool_calls", "length"
 	// or what the server said.
 	FinishReason string
+	// Usage is what the server counted, zero when it sent no usage.
+	Usage Usage
+}
+
+// Usage is a server's count of one model call, from the final chunk of
+// its stream ("usage", asked for with stream_options.include_usage).
+type Usage struct {
+	// InputTokens is the prompt's tokens, OutputTokens the reply's.
+	InputTokens, OutputTokens int
+	// Generation is how long the server says it spent writing the reply
+	// (llama.cpp's timings.predicted_ms); 0 when it does not say.
+	Generation time.Duration
+}
+
+// Add is u and v together: the usage of two model calls.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{InputTokens: u.InputTokens + v.InputTokens, OutputTokens: u.OutputTokens + v.OutputTokens, Generation: u.Generation + v.Generation}
 }
 
 // Model is a chat model. Stream calls onText with each piece of text as it

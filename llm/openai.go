@@ -35,6 +35,12 @@ type (
 		Messages []wireMessage `json:"messages"`
 		Tools    []wireTool    `json:"tools,omitempty"`
 		Stream   bool          `json:"stream"`
+		// StreamOptions asks for the usage chunk at the end of the stream;
+		// servers that do not know it ignore it.
+		StreamOptions *wireStreamOptions `json:"stream_options,omitempty"`
+	}
+	wireStreamOptions struct {
+		IncludeUsage bool `json:"include_usage"`
 	}
 	wireMessage struct {
 		Role       string         `json:"role"`
@@ -148,7 +154,7 @@ func (m *openAIModel) stallError(got bool) error {
 
 // requestBody encodes req for the server.
 func (m *openAIModel) requestBody(req Request) ([]byte, error) {
-	w := wireRequest{Model: m.model, Stream: true, Messages: make([]wireMessage, 0, len(req.Messages))}
+	w := wireRequest{Model: m.model, Stream: true, StreamOptions: &wireStreamOptions{IncludeUsage: true}, Messages: make([]wireMessage, 0, len(req.Messages))}
 	for _, msg := range req.Messages {
 		wm := wireMessage{Role: msg.Role, Content: msg.Content, ToolCallID: msg.ToolCallID}
 		for _, c := range msg.ToolCalls {

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // serveStream answers every request with body as an event stream, written a
@@ -55,12 +56,12 @@ func TestStreamFixtures(t *testing.T) {
 	}{
 		{
 			file:   "llamacpp_text.sse",
-			want:   Reply{Content: "Hello! The files are listed below.", FinishReason: "stop"},
+			want:   Reply{Content: "Hello! The files are listed below.", FinishReason: "stop", Usage: Usage{InputTokens: 310, OutputTokens: 42, Generation: 512900 * time.Microsecond}},
 			pieces: "Hello|!| The| files| are| listed| below|.",
 		},
 		{
 			file: "llamacpp_tools.sse",
-			want: Reply{Content: "Let me look.", FinishReason: "tool_calls", ToolCalls: []ToolCall{
+			want: Reply{Content: "Let me look.", FinishReason: "tool_calls", Usage: Usage{InputTokens: 310, OutputTokens: 42, Generation: 512900 * time.Microsecond}, ToolCalls: []ToolCall{
 				{ID: "Kq3vZ0bNw7tC1sYpQe5hR2uD", Name: "bash", Arguments: `{"command":"ls -la /tmp"}`},
 				{ID: "p8LrT2mVx0aGc9fJk4nS6wEq", Name: "read_file", Arguments: `{"path":"go.mod"}`},
 			}},
@@ -68,7 +69,7 @@ func TestStreamFixtures(t *testing.T) {
 		},
 		{
 			file:   "llamacpp_reasoning.sse",
-			want:   Reply{Content: "Hi!", FinishReason: "stop"},
+			want:   Reply{Content: "Hi!", FinishReason: "stop", Usage: Usage{InputTokens: 310, OutputTokens: 42, Generation: 512900 * time.Microsecond}},
 			pieces: "Hi|!",
 		},
 		{
@@ -100,6 +101,11 @@ func TestStreamFixtures(t *testing.T) {
 				{ID: "call_x1", Name: "bash", Arguments: `{"command":"pwd"}`},
 				{ID: "call_x2", Name: "bash", Arguments: `{"command":"id"}`},
 			}},
+		},
+		{
+			file:   "ollama_usage.sse",
+			want:   Reply{Content: "Paris.", FinishReason: "stop", Usage: Usage{InputTokens: 27, OutputTokens: 3}},
+			pieces: "Paris|.",
 		},
 		{
 			file:   "ollama_text.sse",
@@ -241,7 +247,7 @@ func TestRequest(t *testing.T) {
 		`"tools":[` +
 		`{"type":"function","function":{"name":"bash","description":"Run a command.","parameters":{"type":"object","properties":{"command":{"type":"string"}}}}},` +
 		`{"type":"function","function":{"name":"date","parameters":{"type":"object","properties":{}}}}],` +
-		`"stream":true}`
+		`"stream":true,"stream_options":{"include_usage":true}}`
 	if string(gotBody) != want {
 		t.Errorf("body:\n got %s\nwant %s", gotBody, want)
 	}
@@ -273,7 +279,7 @@ func TestRequestNoToolsNoKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"model":"qwen3:8b","messages":[{"role":"user","content":"\u003cb\u003e\u0026\u003c/b\u003e"}],"stream":true}`
+	want := `{"model":"qwen3:8b","messages":[{"role":"user","content":"\u003cb\u003e\u0026\u003c/b\u003e"}],"stream":true,"stream_options":{"include_usage":true}}`
 	if string(gotBody) != want {
 		t.Errorf("body:\n got %s\nwant %s", gotBody, want)
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // maxLine bounds one line of a stream: a whole tool call's arguments can
@@ -30,6 +31,7 @@ type accumulator struct {
 	// byIndex maps a server's tool-call index to its place in calls.
 	byIndex map[int]int
 	finish  string
+	usage   Usage
 	// done: the server said [DONE].
 	done bool
 	// events counts the data lines seen, to tell "no stream at all" from
@@ -42,6 +44,18 @@ type (
 	wireChunk struct {
 		Choices []wireChoice    `json:"choices"`
 		Error   json.RawMessage `json:"error"`
+		// Usage comes in the last chunk (Ollama: one with no choices;
+		// llama.cpp: the finishing chunk and that one).
+		Usage *wireUsage `json:"usage"`
+		// Timings are llama.cpp's own figures.
+		Timings *wireTimings `json:"timings"`
+	}
+	wireUsage struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	}
+	wireTimings struct {
+		PredictedMS float64 `json:"predicted_ms"`
 	}
 	wireChoice struct {
 		Index        int        `json:"index"`
@@ -144,6 +158,12 @@ func (a *accumulator) data(value []byte, onText func(string)) error {
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" {
 		return a.streamError(c.Error)
+	}
+	if u := c.Usage; u != nil {
+		a.usage.InputTokens, a.usage.OutputTokens = u.PromptTokens, u.CompletionTokens
+	}
+	if t := c.Timings; t != nil && t.PredictedMS > 0 {
+		a.usage.Generation = time.Duration(t.PredictedMS * float64(time.Millisecond))
 	}
 	for _, ch := range c.Choices {
 		if ch.Index != 0 {
@@ -273,7 +293,7 @@ func (a *accumulator) readWhole(body io.Reader, onText func(string)) error {
 // reply returns the reply built so far, with ids made up where missing and
 // the finish reason normalised.
 func (a *accumulator) reply() Reply {
-	r := Reply{Content: a.content.String(), ToolCalls: a.calls}
+	r := Reply{Content: a.content.String(), ToolCalls: a.calls, Usage: a.usage}
 	for i := range r.ToolCalls {
 		if r.ToolCalls[i].ID == "" {
 			r.ToolCalls[i].ID = "call_" + strconv.FormatInt(a.ids.Add(1), 10)
