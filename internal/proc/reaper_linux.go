@@ -161,7 +161,7 @@ func Children() []int {
 	for _, t := range tasks {
 		// A thread that has just exited has no file any more: it has no
 		// children either.
-		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+		b, err := readProc("/proc/self/task/" + t.Name() + "/children")
 		if err != nil {
 			continue
 		}
@@ -200,7 +200,7 @@ type stat struct {
 
 // readStat reads it; false when the process is gone.
 func readStat(pid int) (stat, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return stat{}, false
 	}
@@ -225,4 +225,32 @@ func readStat(pid int) (stat, bool) {
 		*p = n
 	}
 	return st, true
+}
+
+// readProc reads a small /proc file with a few system calls: os.ReadFile
+// would register it with the poller first, and mm reads these after every
+// command and at every exit.
+func readProc(path string) ([]byte, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	buf := make([]byte, 0, 512)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
 }
