@@ -6,11 +6,11 @@ import (
 )
 
 // Banner is the start-up line of the line mode, the window and mm check:
-// "mm v<version> | config: <path> | model: <ref> | agents: <names> | yolo:
+// "mm <version> | config: <path> | model: <ref> | agents: <names> | yolo:
 // on|off | hooks: …". Parts with nothing to say are left out; extra parts
 // (such as the MCP servers of a running session) go before the hooks part.
 func (c *Config) Banner(version, cwd string, extra ...string) string {
-	parts := []string{"mm v" + version}
+	parts := []string{"mm " + version}
 	if c.Path != "" {
 		parts = append(parts, "config: "+DisplayPath(c.Abs, cwd))
 	}

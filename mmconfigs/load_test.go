@@ -199,10 +199,10 @@ hooks:
 		t.Fatal(err)
 	}
 	want := "mm v1.2.3 | config: agent.yaml | model: echo/x | agents: coder, expert | yolo: on | hooks: preGeneration×2 postAsk×1"
-	if got := c.Banner("1.2.3", dir); got != want {
+	if got := c.Banner("v1.2.3", dir); got != want {
 		t.Errorf("Banner\n got: %s\nwant: %s", got, want)
 	}
-	if got := Default(dir, noenv).Banner("1", dir); got != "mm v1 | yolo: off" {
+	if got := Default(dir, noenv).Banner("v1", dir); got != "mm v1 | yolo: off" {
 		t.Errorf("default banner %q", got)
 	}
 }

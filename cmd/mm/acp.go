@@ -21,7 +21,7 @@ func runACP(ctx context.Context, f flags, cwd string) int {
 			Config: cfg, Cwd: cwd, Environ: os.Environ(), Model: f.model, Yolo: f.yolo,
 			Wasm: wasmRunner(cfg),
 		},
-		Version: version,
+		Version: version(),
 	})
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(os.Stderr, "mm -acp: %v\n", err)

@@ -24,7 +24,7 @@ func checkCmd(f *flags) *cobra.Command {
 			}
 			path := mmconfigs.Find(f.config, os.Getenv("MM_CONFIG"), cwd)
 			if path == "" {
-				fmt.Println(mmconfigs.Default(cwd, os.Getenv).Banner(version, cwd))
+				fmt.Println(mmconfigs.Default(cwd, os.Getenv).Banner(version(), cwd))
 				return nil
 			}
 			mcpOK := true
@@ -33,7 +33,7 @@ func checkCmd(f *flags) *cobra.Command {
 					frontend.ReportError(os.Stderr, err)
 					return
 				}
-				fmt.Println(c.Banner(version, cwd))
+				fmt.Println(c.Banner(version(), cwd))
 				for _, st := range orchestrator.ProbeMCP(cmd.Context(), c, cwd, os.Environ()) {
 					if st.Err != nil {
 						fmt.Fprintf(os.Stderr, "  %v\n", st.Err)
@@ -47,17 +47,6 @@ func checkCmd(f *flags) *cobra.Command {
 				return exitCode(1)
 			}
 			return nil
-		},
-	}
-}
-
-func versionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "print mm's version",
-		Args:  cobra.NoArgs,
-		Run: func(cmd *cobra.Command, args []string) {
-			fmt.Printf("mm v%s\n", version)
 		},
 	}
 }

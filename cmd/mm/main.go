@@ -13,9 +13,6 @@ import (
 	"github.com/mm-agent/mm/internal/proc"
 )
 
-// version is mm's version, shown by mm version and in the banner.
-const version = "0.1.0"
-
 func main() {
 	// Nothing mm starts outlives it: it adopts what its children leave
 	// behind, and kills and reaps it all before exiting.

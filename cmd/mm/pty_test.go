@@ -116,7 +116,7 @@ func TestLineModeTerminal(t *testing.T) {
 		}
 	}
 	term := startTerminal(t, dir)
-	term.waitFor("mm v0.1.0 | config: agent.yaml | model: script/script.yaml | yolo: off")
+	term.waitFor("mm devel | config: agent.yaml | model: script/script.yaml | yolo: off")
 	term.waitFor("› ")
 	term.send("hello\r")
 	term.waitFor("🤖 quick: hello")

@@ -30,6 +30,7 @@ type flags struct {
 	config         string
 	model          string
 	yolo           bool
+	version        bool
 }
 
 // exitCode carries a command's exit status through cobra.
@@ -54,6 +55,10 @@ func run(ctx context.Context, end *ending, args []string) int {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.version {
+				fmt.Fprintln(cmd.OutOrStdout(), versionLine())
+				return nil
+			}
 			return exitCode(runRoot(cmd.Context(), end, f, args))
 		},
 	}
@@ -67,6 +72,7 @@ func run(ctx context.Context, end *ending, args []string) int {
 	fl.StringVar(&f.askWithContext, "ask-with-context", "", "like --ask, sending the conversation read from stdin")
 	fl.BoolVar(&f.acp, "acp", false, "speak the Agent Client Protocol on stdin/stdout (for editors and parent agents)")
 	fl.BoolVar(&f.tui, "tui", false, "the full-screen window")
+	fl.BoolVar(&f.version, "version", false, "print mm's version (as mm version does)")
 	root.AddCommand(checkCmd(&f), versionCmd(), hooksCmd(&f))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
@@ -132,7 +138,12 @@ func runRoot(ctx context.Context, end *ending, f flags, args []string) int {
 		}
 	}
 	stdinTTY := term.IsTerminal(int(os.Stdin.Fd()))
-	banner := func(s *orchestrator.Session) string { return cfg.Banner(version, cwd, s.MCPBanner()) }
+	banner := func(s *orchestrator.Session) string {
+		// The model the session runs, which --model may have given.
+		shown := *cfg
+		shown.Model = s.Model()
+		return shown.Banner(version(), cwd, s.MCPBanner())
+	}
 	switch {
 	case f.print:
 		question := strings.Join(args, " ")

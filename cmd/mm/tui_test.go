@@ -78,7 +78,7 @@ esac
 			t.Fatal(err)
 		}
 	}
-	const banner = "mm v0.1.0 | config: agent.yaml | model: script/script.yaml | yolo: off | hooks: preGeneration×1 preToolCall×1"
+	const banner = "mm devel | config: agent.yaml | model: script/script.yaml | yolo: off | hooks: preGeneration×1 preToolCall×1"
 	term := startTerminal(t, dir, "-tui")
 	term.waitFor("\x1b[?1049h")
 	term.waitFor(banner)
