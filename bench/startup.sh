@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# startup.sh measures mm's start-up against the floor, side by side in one
+# hyperfine run (issue 16): an empty Go program, mm version, mm -p and
+# mm --ask with echo models. Then the package initialisers of one start,
+# from GODEBUG=inittrace=1: their total time, bytes and allocations, and
+# the ten costliest.
+#
+#   bench/startup.sh            # from the repository's root
+#   RUNS=100 bench/startup.sh
+#
+# Needs go and hyperfine (apt-get install hyperfine).
+set -euo pipefail
+
+runs=${RUNS:-60}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+command -v hyperfine >/dev/null || { echo "startup.sh: needs hyperfine: apt-get install hyperfine" >&2; exit 2; }
+
+go build -o "$work/mm" "$root/cmd/mm"
+mkdir "$work/floor"
+printf 'package main\n\nfunc main() {}\n' >"$work/floor/main.go"
+printf 'module floor\n\ngo 1.21\n' >"$work/floor/go.mod"
+(cd "$work/floor" && go build -o "$work/floor-bin" .)
+
+cd "$work"
+printf 'model: echo/main\nmmConfigs:\n  e: e.yaml\n' >agent.yaml
+printf 'model: echo/e\n' >e.yaml
+unset MM_CONFIG MM_MODEL MM_ASKED_DEPTH MM_ASK_CHAIN MM_ASK_MAX_DEPTH MM_BIN
+
+hyperfine -N --warmup 5 --runs "$runs" --export-json "$work/runs.json" \
+	-n floor "$work/floor-bin" \
+	-n 'mm version' "$work/mm version" \
+	-n 'mm -p (echo)' "$work/mm -p hi" \
+	-n 'mm --ask (echo)' "$work/mm --ask e hi" </dev/null >/dev/null
+# Medians (one slow or lucky run moves a mean), with the spread.
+python3 - "$work/runs.json" <<'PY'
+import json, sys
+rs = json.load(open(sys.argv[1]))["results"]
+floor = rs[0]["median"]
+print("| case | median ms | min | max | × floor |")
+print("|---|---:|---:|---:|---:|")
+for r in rs:
+    print("| %s | %.2f | %.2f | %.2f | %.2f |" % (r["command"], r["median"]*1e3, r["min"]*1e3, r["max"]*1e3, r["median"]/floor))
+m = {r["command"]: r["median"] for r in rs}
+own = m["mm -p (echo)"] - floor
+hand = m["mm --ask (echo)"] - m["mm -p (echo)"]
+print("\nmm -p / floor: %.2f (target <= 2)" % (m["mm -p (echo)"] / floor))
+print("hand-off (mm --ask - mm -p) %.2f ms / one run's own work (mm -p - floor) %.2f ms: %.2f (target <= 1.2)" % (hand*1e3, own*1e3, hand/own))
+PY
+
+echo
+echo "package initialisers of one start (mm version), GODEBUG=inittrace=1:"
+GODEBUG=inittrace=1 "$work/mm" version 2>&1 >/dev/null | awk '
+	$1 == "init" { ms[$2] = $5; by[$2] = $8; al[$2] = $10; t += $5; b += $8; a += $10; n++ }
+	END {
+		printf "  %d packages, %.2f ms, %d bytes, %d allocs\n", n, t, b, a
+		for (p in ms) printf "%s %s %s %s\n", ms[p], p, by[p], al[p] | "sort -rn | head -10 | awk \x27{printf \"  %6.3f ms %8d B %5d allocs  %s\\n\", $1, $3, $4, $2}\x27"
+	}'
