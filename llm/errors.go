@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -28,7 +29,7 @@ func statusLine(status int, contentType string, body []byte) string {
 	if text := http.StatusText(status); text != "" {
 		head += " " + text
 	}
-	if m := htmlTitle.FindSubmatch(body); m != nil {
+	if m := htmlTitle().FindSubmatch(body); m != nil {
 		if title := oneLine(html.UnescapeString(string(m[1])), maxTitle); title != "" {
 			return head + ": " + strconv.Quote(title)
 		}
@@ -39,7 +40,9 @@ func statusLine(status int, contentType string, body []byte) string {
 // htmlTitle finds an HTML page's title. A pattern, not an HTML parser, is
 // enough for the one element error pages all have; a page without it reads
 // as its status alone.
-var htmlTitle = regexp.MustCompile(`(?is)<title\b[^>]*>(.*?)</title\s*>`)
+var htmlTitle = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?is)<title\b[^>]*>(.*?)</title\s*>`)
+})
 
 // maxTitle bounds the title shown: error pages' titles are a few words.
 const maxTitle = 120

@@ -1,7 +1,6 @@
 package mmconfigs
 
 import (
-	"regexp"
 	"sort"
 	"time"
 
@@ -78,7 +77,19 @@ type Provider struct {
 // order they are offered.
 var toolNames = []string{"bash", "read_file", "write_file", "edit_file", "ask_agent"}
 
-var agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+// validAgentName reports whether name is [a-z0-9][a-z0-9_-]*: it becomes
+// /ask-<name>. (A loop, not a regular expression compiled at every start.)
+func validAgentName(name string) bool {
+	for i, c := range name {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case (c == '_' || c == '-') && i > 0:
+		default:
+			return false
+		}
+	}
+	return name != ""
+}
 
 // AgentNames returns the names of mmConfigs, sorted.
 func (c *Config) AgentNames() []string {

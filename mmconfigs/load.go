@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,6 +66,12 @@ func Load(path, cwd string, getenv func(string) string) (*Config, error) {
 	return c, nil
 }
 
+// topKeys are the keys of a configuration, in the order the reference
+// gives them; an unknown key is told the nearest.
+var topKeys = []string{"model", "description", "system", "systemFile", "tools", "mcpServers",
+	"mmConfigs", "providers", "hooks", "yolo", "displayHooks", "displayCommands",
+	"maxSteps", "maxParallelTools", "maxAskDepth", "askTimeout"}
+
 // parse decodes data into c key by key, so that each error names its key.
 func (c *Config) parse(data []byte) error {
 	// One document, no alias, each key once in every map — the hooks
@@ -81,7 +88,8 @@ func (c *Config) parse(data []byte) error {
 	}
 	var system, systemFile string
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		key, val := root.Content[i].Value, root.Content[i+1]
+		keyNode, val := root.Content[i], root.Content[i+1]
+		key := keyNode.Value
 		var err error
 		switch key {
 		case "model":
@@ -123,7 +131,7 @@ func (c *Config) parse(data []byte) error {
 				}
 			}
 		default:
-			return fmt.Errorf("unknown key %q", key)
+			return strictyaml.UnknownKey(keyNode, topKeys)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", key, err)
@@ -193,7 +201,7 @@ func (c *Config) parseMCPServers(n *yaml.Node) error {
 
 func (c *Config) parseAgents(n *yaml.Node) error {
 	return eachEntry(n, func(name string, v *yaml.Node) error {
-		if !agentName.MatchString(name) {
+		if !validAgentName(name) {
 			return errors.New("an agent's name must match [a-z0-9][a-z0-9_-]* (it becomes /ask-<name>)")
 		}
 		var p string
@@ -261,13 +269,8 @@ func checkKeys(n *yaml.Node, known ...string) error {
 		return nil // decodeScalar reports the type
 	}
 	for i := 0; i < len(n.Content); i += 2 {
-		k := n.Content[i].Value
-		ok := false
-		for _, w := range known {
-			ok = ok || w == k
-		}
-		if !ok {
-			return fmt.Errorf("unknown key %q", k)
+		if !slices.Contains(known, n.Content[i].Value) {
+			return strictyaml.UnknownKey(n.Content[i], known)
 		}
 	}
 	return nil

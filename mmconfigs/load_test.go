@@ -23,11 +23,14 @@ func TestLoadErrors(t *testing.T) {
 	tests := []struct {
 		name, body, want string
 	}{
-		{"unknown key", "modle: echo/x\n", `agent.yaml: unknown key "modle"`},
+		{"unknown key", "modle: echo/x\n", `agent.yaml: line 1: unknown key "modle" (did you mean "model"?)`},
+		{"unknown key far from all", "colour: red\n", `agent.yaml: line 1: unknown key "colour" (known: model, description, system, systemFile, tools, mcpServers, mmConfigs, providers, hooks, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout)`},
+		{"unknown key on its line", "model: echo/x\ntool: [bash]\n", `agent.yaml: line 2: unknown key "tool" (did you mean "tools"?)`},
+		{"syntax error deep in a block", "model: echo/x\nhooks:\n  preToolCall:\n    - command: a\n      matcher: b\n   bad: b\n", `agent.yaml: line 6, column 4: value is not allowed in this context`},
 		{"wrong type", "yolo: maybe\n", `agent.yaml: yolo: want true or false, not "maybe" (line 1)`},
 		{"list for string", "model: [a, b]\n", `agent.yaml: model: want a string like ollama/qwen3:8b, not a list (line 1)`},
 		{"not a map", "- a\n- b\n", `agent.yaml: must be a map of keys (model:, hooks:, …)`},
-		{"bad yaml", "model: [\n", `agent.yaml: line 1: did not find expected node content`},
+		{"bad yaml", "model: [\n", `agent.yaml: line 1, column 8: sequence end token ']' not found`},
 		{"twice", "model: a/b\nmodel: c/d\n", `agent.yaml: key "model" is given twice (lines 1 and 2)`},
 		{"agent twice", "mmConfigs:\n  e: a.yaml\n  e: b.yaml\n", `agent.yaml: mmConfigs: key "e" is given twice (lines 2 and 3)`},
 		{"provider twice", "providers:\n  p: {baseURL: \"http://a\"}\n  p: {baseURL: \"http://b\"}\n", `agent.yaml: providers: key "p" is given twice (lines 2 and 3)`},
@@ -47,9 +50,9 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown tool", "tools: [bash, rm]\n", `agent.yaml: tools: unknown tool "rm" (want some of bash, read_file, write_file, edit_file, ask_agent)`},
 		{"agent name", "mmConfigs:\n  Expert: e.yaml\n", `agent.yaml: mmConfigs: Expert: an agent's name must match [a-z0-9][a-z0-9_-]* (it becomes /ask-<name>)`},
 		{"agent path empty", "mmConfigs:\n  expert: \"\"\n", `agent.yaml: mmConfigs: expert: path must not be empty`},
-		{"mcp unknown key", "mcpServers:\n  fs:\n    cmd: x\n", `agent.yaml: mcpServers: fs: unknown key "cmd"`},
+		{"mcp unknown key", "mcpServers:\n  fs:\n    cmd: x\n", `agent.yaml: mcpServers: fs: line 3: unknown key "cmd" (known: command, args, env)`},
 		{"mcp no command", "mcpServers:\n  fs:\n    args: [a]\n", `agent.yaml: mcpServers: fs: command must not be empty`},
-		{"provider key", "providers:\n  mine:\n    url: http://x\n", `agent.yaml: providers: mine: unknown key "url"`},
+		{"provider key", "providers:\n  mine:\n    url: http://x\n", `agent.yaml: providers: mine: line 3: unknown key "url" (known: baseURL, apiKeyEnv, idleTimeout)`},
 		{"depth negative", "maxAskDepth: -1\n", `agent.yaml: maxAskDepth: must be >= 0`},
 		{"timeout", "askTimeout: soon\n", `agent.yaml: askTimeout: want a positive duration like 90s or 10m, not "soon" (line 1)`},
 		{"steps", "maxSteps: 0\n", `agent.yaml: maxSteps: must be >= 1`},
@@ -222,5 +225,16 @@ func TestWalk(t *testing.T) {
 	want := []string{"agent.yaml", "b.yaml", "error m.yaml: cannot read: no such file"}
 	if ok || strings.Join(seen, "|") != strings.Join(want, "|") {
 		t.Errorf("Walk ok=%v seen=%q", ok, seen)
+	}
+}
+
+func TestValidAgentName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"expert": true, "a": true, "0": true, "a-b_c9": true, "a-": true,
+		"": false, "-a": false, "_a": false, "Expert": false, "a b": false, "é": false, "a/b": false,
+	} {
+		if got := validAgentName(name); got != want {
+			t.Errorf("validAgentName(%q) = %v, want %v", name, got, want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
@@ -131,11 +132,14 @@ func reason(err error) string {
 
 // minPagesOver finds wazero's refusal of a module whose memory starts
 // larger than the limit.
-var minPagesOver = regexp.MustCompile(`min (\d+) pages \([^)]*\) over limit`)
+// It is compiled on first use: most runs of mm never need it.
+var minPagesOver = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`min (\d+) pages \([^)]*\) over limit`)
+})
 
 // compileReason words a compilation failure, the memory limit plainly.
 func (r *Runtime) compileReason(err error) string {
-	if m := minPagesOver.FindStringSubmatch(err.Error()); m != nil {
+	if m := minPagesOver().FindStringSubmatch(err.Error()); m != nil {
 		pages, _ := strconv.ParseInt(m[1], 10, 64)
 		const mib = 1 << 20
 		return fmt.Sprintf("it needs %d MiB of memory at start, more than the %d MiB a module may have",
