@@ -45,9 +45,19 @@ type askResult struct {
 	sent string
 }
 
-// handOff runs design.md §4: resolve, depth, preAsk, the asked agent,
-// postAsk.
+// handOff runs one hand-off between AskStarted and AskEnded.
 func (s *Session) handOff(ctx context.Context, t *turn, req askRequest) askResult {
+	start := time.Now()
+	s.sink.Emit(AskStarted{Agent: req.agent, Depth: s.depth + 1, Via: req.via, Question: req.question})
+	res := s.runHandOff(ctx, t, req)
+	s.sink.Emit(AskEnded{Agent: req.agent, Depth: s.depth + 1, Via: req.via, Sent: res.sent, Answer: res.read, Err: res.err,
+		Denied: res.denied, Reason: res.reason, Replaced: res.replaced, Duration: time.Since(start)})
+	return res
+}
+
+// runHandOff runs design.md §4: resolve, depth, preAsk, the asked agent,
+// postAsk.
+func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest) askResult {
 	path, ok := s.cfg.Agents[req.agent]
 	if !ok {
 		return askResult{err: handoff.UnknownAgentError(req.agent, s.cfg.AgentNames())}

@@ -3,6 +3,8 @@ package orchestrator
 import (
 	"context"
 	"encoding/json"
+	"strings"
+	"time"
 )
 
 // Sink receives what a session does, for a front end to render. Emit is
@@ -66,10 +68,49 @@ type ToolEnded struct {
 	DeniedBy string
 }
 
+// ModelStarted says a call to the session's own model was sent: nothing
+// of its reply has arrived yet (the first Text or ToolStarted says so).
+type ModelStarted struct{}
+
+// AskStarted says a hand-off begins (before its preAsk hooks), on any
+// route.
+type AskStarted struct {
+	// Agent is the asked agent; Depth the depth it runs at.
+	Agent string
+	Depth int
+	// Via is "tool", "command" or "cli".
+	Via string
+	// Question is the question as asked, before any preAsk hook.
+	Question string
+}
+
+// AskEnded says a hand-off is over, however it ended.
+type AskEnded struct {
+	Agent string
+	Depth int
+	Via   string
+	// Sent is the question the asked agent received (after preAsk); ""
+	// when it was not asked.
+	Sent string
+	// Answer is what the asking agent reads, postAsk contexts included.
+	Answer string
+	// Err is the failure; nil when there is an answer or on a denial.
+	Err error
+	// Denied says a preAsk hook refused it, for Reason.
+	Denied   bool
+	Reason   string
+	Replaced bool
+	Duration time.Duration
+}
+
 // HookRan reports one hook run when it ends.
 type HookRan struct {
 	// N is the run's number within the turn, from 1.
 	N int
+	// Event, Subject, Hook (the entry's command or module), Decision and
+	// Failure are the run's parts, for front ends that show them apart
+	// (--output-format json).
+	Event, Subject, Hook, Decision, Failure string
 	// Line is the display line ("🪝 1. preToolCall [bash] · … → deny");
 	// Title the same without the number, for editors.
 	Line, Title string
@@ -108,14 +149,58 @@ type TurnEnded struct {
 	// Hooks are the display lines of the turn's hook runs, when
 	// displayHooks is on.
 	Hooks []string
+	// Usage is what the model server counted over the turn's model calls.
+	Usage Usage
+	// Duration is how long the turn took.
+	Duration time.Duration
 }
 
-func (Text) event()        {}
-func (ToolStarted) event() {}
-func (ToolEnded) event()   {}
-func (HookRan) event()     {}
-func (Notice) event()      {}
-func (TurnEnded) event()   {}
+// Usage counts the model calls of a turn, as the server reported them.
+type Usage struct {
+	// Calls is the number of model calls; Reported how many of them came
+	// with the server's usage.
+	Calls, Reported int
+	// InputTokens and OutputTokens are the server's counts.
+	InputTokens, OutputTokens int
+	// Generation is the time spent writing the output: the server's own
+	// figure where it gives one (llama.cpp), else the whole call's.
+	Generation time.Duration
+}
+
+// TokensPerSecond is the output tokens over the generation time; 0 when
+// either is unknown.
+func (u Usage) TokensPerSecond() float64 {
+	if u.OutputTokens == 0 || u.Generation <= 0 {
+		return 0
+	}
+	return float64(u.OutputTokens) / u.Generation.Seconds()
+}
+
+// Add is u and v together.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{Calls: u.Calls + v.Calls, Reported: u.Reported + v.Reported,
+		InputTokens: u.InputTokens + v.InputTokens, OutputTokens: u.OutputTokens + v.OutputTokens,
+		Generation: u.Generation + v.Generation}
+}
+
+// Depth is how deep below this session the agent an event comes from runs:
+// 0 for the session's own ("" ), 1 for "expert", 2 for "expert/checker".
+func Depth(agent string) int {
+	if agent == "" {
+		return 0
+	}
+	return strings.Count(agent, "/") + 1
+}
+
+func (Text) event()         {}
+func (ModelStarted) event() {}
+func (AskStarted) event()   {}
+func (AskEnded) event()     {}
+func (ToolStarted) event()  {}
+func (ToolEnded) event()    {}
+func (HookRan) event()      {}
+func (Notice) event()       {}
+func (TurnEnded) event()    {}
 
 // ConsentRequest asks whether a tool call may run.
 type ConsentRequest struct {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mm-agent/mm/handoff"
 	"github.com/mm-agent/mm/hooks"
@@ -21,9 +22,11 @@ type turn struct {
 	runs     int
 	hookLine []string
 	commands []string
+	usage    Usage
+	start    time.Time
 }
 
-func (s *Session) newTurn() *turn { return &turn{s: s} }
+func (s *Session) newTurn() *turn { return &turn{s: s, start: time.Now()} }
 
 // observe numbers a hook run, reports it and keeps its line for the end of
 // the turn.
@@ -36,10 +39,26 @@ func (t *turn) observe(r hooks.Run) {
 		t.hookLine = append(t.hookLine, line)
 	}
 	t.mu.Unlock()
-	t.s.sink.Emit(HookRan{N: n, Line: line, Title: r.Title(), Failed: r.Failure != "", OutsideTurn: t.outsideTurn})
+	t.s.sink.Emit(HookRan{N: n, Event: string(r.Event), Subject: r.Subject, Hook: r.Label, Decision: r.Decision, Failure: r.Failure,
+		Line: line, Title: r.Title(), Failed: r.Failure != "", OutsideTurn: t.outsideTurn})
 	if rep := r.Report(); rep != "" {
 		t.s.sink.Emit(Notice{Kind: NoticeHookFailure, Text: rep})
 	}
+}
+
+// counted adds one model call's usage; took is the whole call's time, the
+// generation time when the server gives none.
+func (t *turn) counted(u llm.Usage, took time.Duration) {
+	c := Usage{Calls: 1, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Generation: u.Generation}
+	if u.InputTokens > 0 || u.OutputTokens > 0 {
+		c.Reported = 1
+	}
+	if c.Generation <= 0 {
+		c.Generation = took
+	}
+	t.mu.Lock()
+	t.usage = t.usage.Add(c)
+	t.mu.Unlock()
 }
 
 func (t *turn) command(c string) {
@@ -50,7 +69,7 @@ func (t *turn) command(c string) {
 
 func (t *turn) end(answer string, err error) {
 	t.mu.Lock()
-	ev := TurnEnded{Answer: answer, Err: err, Commands: t.commands, Hooks: t.hookLine}
+	ev := TurnEnded{Answer: answer, Err: err, Commands: t.commands, Hooks: t.hookLine, Usage: t.usage, Duration: time.Since(t.start)}
 	t.mu.Unlock()
 	t.s.sink.Emit(ev)
 }
@@ -112,9 +131,12 @@ func (s *Session) loop(ctx context.Context, t *turn, prompt, question string) (s
 	specs := s.toolSpecs()
 	for step := 0; step < s.cfg.MaxSteps; step++ {
 		msgs := s.requestMessages(userAt, question)
+		s.sink.Emit(ModelStarted{})
+		sent := time.Now()
 		reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs}, func(chunk string) {
 			s.sink.Emit(Text{Text: chunk})
 		})
+		t.counted(reply.Usage, time.Since(sent))
 		if err != nil {
 			if reply.Content != "" {
 				s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: reply.Content})
