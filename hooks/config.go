@@ -7,11 +7,14 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mm-agent/mm/internal/strictyaml"
 )
 
 // DefaultTimeout bounds a hook run whose entry gives no timeout.
@@ -154,15 +157,16 @@ type rawEntry struct {
 	OnError string   `yaml:"onError"`
 }
 
-var entryKeys = map[string]bool{"command": true, "wasm": true, "read": true, "write": true, "matcher": true, "timeout": true, "onError": true}
+// entryKeys are the keys of a hook entry; an unknown key is told the nearest.
+var entryKeys = []string{"command", "wasm", "read", "write", "matcher", "timeout", "onError"}
 
 func resolveEntry(ev Event, n *yaml.Node, configDir string) (Entry, error) {
 	if n.Kind != yaml.MappingNode {
 		return Entry{}, errors.New("must be a map with command or wasm")
 	}
 	for i := 0; i < len(n.Content); i += 2 {
-		if k := n.Content[i].Value; !entryKeys[k] {
-			return Entry{}, fmt.Errorf("unknown key %q", k)
+		if !slices.Contains(entryKeys, n.Content[i].Value) {
+			return Entry{}, strictyaml.UnknownKey(n.Content[i], entryKeys)
 		}
 	}
 	var raw rawEntry

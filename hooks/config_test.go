@@ -81,7 +81,7 @@ func TestValidationMessages(t *testing.T) {
 			`hooks.postAsk[0]: onError must be "fail", "warn" or "ignore"`},
 		// Beyond the reference's table: a typo never passes silently.
 		{"unknown key", "hooks:\n  postAsk:\n    - command: x\n      onerror: fail\n",
-			`hooks.postAsk[0]: unknown key "onerror"`},
+			`hooks.postAsk[0]: line 4: unknown key "onerror" (did you mean "onError"?)`},
 		{"timeout not a duration", "hooks:\n  postAsk:\n    - command: x\n      timeout: soon\n",
 			`hooks.postAsk[0]: timeout: "soon" is not a duration (write it like 5s or 1m)`},
 		{"event twice", "hooks:\n  preAsk:\n    - command: x\n  preAsk:\n    - command: y\n",

@@ -187,7 +187,7 @@ func TestScriptCancel(t *testing.T) {
 
 func TestScriptErrors(t *testing.T) {
 	tests := []struct{ file, want string }{
-		{"syntax.yaml", "line 2: did not find expected ',' or ']'"},
+		{"syntax.yaml", "line 3, column 10: sequence end token ']' not found"},
 		{"empty.yaml", "the file is empty: it needs rules:"},
 		{"norules.yaml", "no rules: the file needs a rules: list"},
 		{"unknown_top.yaml", `unknown key "rule" (line 1); known: rules, delay, pieces`},

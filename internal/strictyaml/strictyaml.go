@@ -26,6 +26,8 @@ import (
 	"strconv"
 	"strings"
 
+	goccyparser "github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 	"gopkg.in/yaml.v3"
 )
 
@@ -41,14 +43,14 @@ func Parse(data []byte) (*yaml.Node, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, nil
 		}
-		return nil, syntaxError(err)
+		return nil, syntaxError(data, err)
 	}
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case err == nil:
 		return nil, fmt.Errorf("line %d: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them", next.Line)
 	case !errors.Is(err, io.EOF):
-		return nil, syntaxError(err)
+		return nil, syntaxError(data, err)
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
@@ -60,10 +62,48 @@ func Parse(data []byte) (*yaml.Node, error) {
 	return root, nil
 }
 
-// syntaxError is yaml.v3's error without its "yaml: " prefix: the caller
-// names the file.
-func syntaxError(err error) error {
+// syntaxError words yaml.v3's syntax error err in data as
+// "line L, column C: <problem>", the caller naming the file.
+//
+// yaml.v3 names the line where the construct around the problem starts
+// (its parser's context mark) rather than the problem's own, so that an
+// error deep in a hooks: block is reported at the block's first line, and
+// it gives no column. goccy/go-yaml's parser, run on this error path only,
+// points at the token where the problem is; when it finds none (the two
+// disagree), yaml.v3's own text is kept, without its "yaml: " prefix.
+func syntaxError(data []byte, err error) error {
+	if line, col, msg, ok := locate(data); ok {
+		return fmt.Errorf("line %d, column %d: %s", line, col, msg)
+	}
 	return errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+}
+
+// tokenError is the part of goccy/go-yaml's errors that says where.
+type tokenError interface {
+	GetToken() *token.Token
+	GetMessage() string
+}
+
+// locate finds the position of data's first syntax error with goccy's
+// parser; ok is false when that parser accepts data or cannot say where.
+func locate(data []byte) (line, col int, msg string, ok bool) {
+	defer func() {
+		// A second parser is a second body of code reading untrusted
+		// input: a panic in it must not end mm, only lose the position.
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	_, err := goccyparser.ParseBytes(data, 0)
+	var te tokenError
+	if err == nil || !errors.As(err, &te) {
+		return 0, 0, "", false
+	}
+	tk := te.GetToken()
+	if tk == nil || tk.Position == nil || tk.Position.Line < 1 {
+		return 0, 0, "", false
+	}
+	return tk.Position.Line, max(tk.Position.Column, 1), te.GetMessage(), true
 }
 
 // check walks n, at path, refusing aliases and repeated keys.

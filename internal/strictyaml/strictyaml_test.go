@@ -23,7 +23,7 @@ func TestParseRefuses(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"second document", "a: 1\n---\nb: 2\n", "line 2: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them"},
 		{"empty second document", "a: 1\n---\n", "line 2: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them"},
-		{"bad second document", "a: 1\n---\nb: [\n", "line 3: did not find expected node content"},
+		{"bad second document", "a: 1\n---\nb: [\n", "line 3, column 4: sequence end token ']' not found"},
 		{"top key twice", "model: a\nyolo: true\nmodel: b\n", `key "model" is given twice (lines 1 and 3)`},
 		{"name twice", "mmConfigs:\n  e: a.yaml\n  e: b.yaml\n", `mmConfigs: key "e" is given twice (lines 2 and 3)`},
 		{"key twice in an entry", "mcpServers:\n  fs:\n    command: a\n    command: b\n", `mcpServers.fs: key "command" is given twice (lines 3 and 4)`},
@@ -35,7 +35,13 @@ func TestParseRefuses(t *testing.T) {
 		{"alias as a key", "a: &x k\nb: {*x : 1}\n", "b: alias *x (line 2): mm's files take no YAML aliases; write the value out"},
 		{"alias in a list", "l: [&x 1, *x]\n", "l[1]: alias *x (line 1): mm's files take no YAML aliases; write the value out"},
 		{"billion laughs", laughs, "b[0]: alias *a (line 2): mm's files take no YAML aliases; write the value out"},
-		{"syntax", "a: [\n", "line 1: did not find expected node content"},
+		{"syntax", "a: [\n", "line 1, column 4: sequence end token ']' not found"},
+		// yaml.v3 alone names the line where the enclosing block starts
+		// (line 2, 2, 1 and 1 here): the error names the problem's own.
+		{"deep in a block", "model: x\nhooks:\n  preToolCall:\n    - command: a\n      matcher: b\n   bad: b\n", "line 6, column 4: value is not allowed in this context"},
+		{"unclosed list", "steps:\n  - say: hi\n    tool: [a, b\n  - say: x\n", "line 4, column 3: ',' or ']' must be specified"},
+		{"list then key", "a:\n  - b\n  c: d\n", "line 3, column 3: value is not allowed in this context"},
+		{"tab", "model: x\nhooks:\n  preToolCall:\n    - command: a\n\t  matcher: b\n", "line 5, column 1: found character '\t' that cannot start any token"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
