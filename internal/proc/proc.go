@@ -39,7 +39,10 @@ type supervisor struct {
 	dog      *watchdog        // nil until the first start, or when it could not start
 	dogTried bool
 	started  bool // a child was started: Shutdown has descendants to look for
-	reaper   *reaper // non-nil while supervising (Linux)
+	// supervising says Supervise was called: mm becomes the subreaper at
+	// its first child.
+	supervising bool
+	reaper      *reaper // non-nil while supervising (Linux)
 
 	shutdown sync.Once
 }
@@ -103,12 +106,17 @@ func KillGroup(p *os.Process) error {
 
 // Supervise makes mm the subreaper of its descendants (Linux): a process
 // that leaves its group and is orphaned becomes mm's child, reaped when it
-// exits, told to the watchdog while it runs, and killed by Shutdown. It
-// costs one system call; call it once, at the start of main, and end with
-// Shutdown. Every child of a supervising process must be started by Start
-// or be the leader of its own process group (SysProcAttr): the reaper leaves
-// those to their own Wait.
-func Supervise() { std.supervise() }
+// exits, told to the watchdog while it runs, and killed by Shutdown. Call
+// it once, at the start of main, and end with Shutdown; it takes effect
+// when mm starts its first child (before it), so that a run that starts
+// none pays nothing. Every child of a supervising process must be started
+// by Start or be the leader of its own process group (SysProcAttr): the
+// reaper leaves those to their own Wait.
+func Supervise() {
+	std.mu.Lock()
+	defer std.mu.Unlock()
+	std.supervising = true
+}
 
 // Shutdown kills every process group mm started and has not seen end, then
 // kills and reaps every descendant mm still has (Linux: its children,
@@ -122,6 +130,12 @@ func (s *supervisor) start(cmd *exec.Cmd, watch bool) error {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	prepare(cmd.SysProcAttr)
+	s.mu.Lock()
+	supervise := s.supervising && !s.started
+	s.mu.Unlock()
+	if supervise {
+		s.supervise() // before the first child, which may leave orphans
+	}
 	s.mu.Lock()
 	s.started = true
 	if watch && !s.dogTried {
