@@ -62,6 +62,7 @@ func Line(ctx context.Context, opts LineOptions) int {
 	var inputMu sync.Mutex // a consent question and the prompt never read at once
 	r := &renderer{out: opts.Stdout, side: opts.Stdout, prefix: true, alwaysGear: true,
 		displayHooks: opts.DisplayHooks, displayCommands: opts.DisplayCommands}
+	r.useTerminal()
 	r.consent = func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
 		inputMu.Lock()
 		defer inputMu.Unlock()

@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
+
+	"golang.org/x/term"
 
 	"github.com/mm-agent/mm/orchestrator"
 )
@@ -34,6 +37,64 @@ type renderer struct {
 	atLineStart bool
 	// wrote says some answer text went to out in this turn.
 	wrote bool
+
+	// styleOut and styleSide say out and side are terminals that get
+	// colours (useTerminal): the renderer then makes text visible itself
+	// and writes to the terminal under the visibleWriter, so that its own
+	// escapes go through.
+	styleOut, styleSide bool
+}
+
+// Select Graphic Rendition sequences of the line mode's colours.
+const (
+	sgrReset = "\x1b[0m"
+	sgrDim   = "\x1b[2m"
+	sgrRed   = "\x1b[31m"
+)
+
+// UseColour says whether a terminal may get colours and markdown, given
+// the environment: not when NO_COLOR is set to anything but "" (no-color.org)
+// nor when TERM is "dumb".
+func UseColour(getenv func(string) string) bool {
+	return getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+}
+
+// useTerminal turns on colours for each of r's writers that is a terminal,
+// unless the environment forbids them (UseColour).
+func (r *renderer) useTerminal() {
+	if !UseColour(os.Getenv) {
+		return
+	}
+	r.styleOut, r.styleSide = isTerminal(r.out), isTerminal(r.side)
+}
+
+// isTerminal says w is a terminal (under its visibleWriter, if any).
+func isTerminal(w io.Writer) bool {
+	f, ok := underVisible(w).(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// underVisible is the writer a visibleWriter writes to; w when it is not one.
+func underVisible(w io.Writer) io.Writer {
+	if vw, ok := w.(visibleWriter); ok {
+		return vw.w
+	}
+	return w
+}
+
+// styled says w is one of r's writers that gets colours.
+func (r *renderer) styled(w io.Writer) bool {
+	return w == r.out && r.styleOut || w == r.side && r.styleSide
+}
+
+// say writes the line s to w, painted with sgr when w gets colours; s is
+// made visible either way (by w's visibleWriter when it has no colours).
+func (r *renderer) say(w io.Writer, sgr, s string) {
+	if !r.styled(w) || sgr == "" {
+		io.WriteString(w, s+"\n")
+		return
+	}
+	io.WriteString(underVisible(w), sgr+Visible(s)+sgrReset+"\n")
 }
 
 func (r *renderer) Consent(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
@@ -83,25 +144,29 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 		}
 	case orchestrator.ToolStarted:
 		r.closeLine()
-		fmt.Fprintf(r.side, "%s🔧 %s\n", Indent(e.Agent), orchestrator.CallTitle(e.Agent, e.Name, e.Subject))
+		r.say(r.side, sgrDim, Indent(e.Agent)+"🔧 "+orchestrator.CallTitle(e.Agent, e.Name, e.Subject))
 	case orchestrator.ToolEnded:
 		switch {
 		case e.Status == orchestrator.ToolDenied && e.DeniedBy == "hook":
 			r.closeLine()
-			fmt.Fprintf(r.side, "%s🪝 %s %s\n", Indent(e.Agent), e.Name, e.Summary)
+			r.say(r.side, sgrDim, Indent(e.Agent)+"🪝 "+e.Name+" "+e.Summary)
 		case e.Status == orchestrator.ToolDenied:
 			r.closeLine()
-			fmt.Fprintf(r.side, "%s⛔ %s %s\n", Indent(e.Agent), orchestrator.CallTitle(e.Agent, e.Name, e.Subject), e.Summary)
+			r.say(r.side, sgrRed, Indent(e.Agent)+"⛔ "+orchestrator.CallTitle(e.Agent, e.Name, e.Subject)+" "+e.Summary)
 		case e.Status == orchestrator.ToolFailed && e.Summary != "":
 			r.closeLine()
-			fmt.Fprintf(r.side, "%s✗ %s: %s\n", Indent(e.Agent), orchestrator.CallTitle(e.Agent, e.Name, ""), firstLine(e.Summary))
+			r.say(r.side, sgrRed, Indent(e.Agent)+"✗ "+orchestrator.CallTitle(e.Agent, e.Name, "")+": "+firstLine(e.Summary))
 		case e.Summary != "":
 			r.closeLine()
-			fmt.Fprintf(r.side, "%s  %s\n", Indent(e.Agent), e.Summary)
+			r.say(r.side, sgrDim, Indent(e.Agent)+"  "+e.Summary)
 		}
 	case orchestrator.Notice:
 		r.closeLine()
-		fmt.Fprintln(r.side, e.Text)
+		sgr := sgrDim
+		if e.Kind == orchestrator.NoticeHookFailure {
+			sgr = sgrRed
+		}
+		r.say(r.side, sgr, e.Text)
 	case orchestrator.HookRan:
 		// Listed under the ⚙ line at the end of the turn.
 	case orchestrator.TurnEnded:
@@ -112,7 +177,7 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 func (r *renderer) endTurn(e orchestrator.TurnEnded) {
 	r.closeLine()
 	if e.Err != nil {
-		fmt.Fprintf(r.side, "mm: %v\n", e.Err)
+		r.say(r.side, sgrRed, fmt.Sprintf("mm: %v", e.Err))
 	}
 	hooks := e.Hooks
 	if !r.displayHooks {
@@ -120,14 +185,14 @@ func (r *renderer) endTurn(e orchestrator.TurnEnded) {
 	}
 	showCommands := r.displayCommands && len(e.Commands) > 0
 	if r.alwaysGear || len(hooks) > 0 || showCommands {
-		fmt.Fprintf(r.out, "⚙ %d command(s)\n", len(e.Commands))
+		r.say(r.out, sgrDim, fmt.Sprintf("⚙ %d command(s)", len(e.Commands)))
 		if r.displayCommands {
 			for _, c := range e.Commands {
-				fmt.Fprintf(r.out, "  $ %s\n", c)
+				r.say(r.out, sgrDim, "  $ "+c)
 			}
 		}
 		for _, h := range hooks {
-			fmt.Fprintf(r.out, "  %s\n", h)
+			r.say(r.out, sgrDim, "  "+h)
 		}
 	}
 	r.segment, r.wrote = "", false

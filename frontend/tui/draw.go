@@ -17,15 +17,23 @@ const (
 	sgrQuestion = "\x1b[1;33m"
 )
 
-func (s style) sgr() string {
+// sgr is how s is drawn; without colour (NO_COLOR) the attributes stay
+// (dim, bold) and the colours go.
+func (s style) sgr(colour bool) string {
 	switch s {
 	case styleDim:
 		return sgrDim
 	case styleQuestion:
 		return sgrBold
 	case styleFailed:
+		if !colour {
+			return ""
+		}
 		return sgrRed
 	case styleAsk:
+		if !colour {
+			return sgrBold
+		}
 		return sgrQuestion
 	}
 	return ""
@@ -105,7 +113,7 @@ func (w *window) frame() frame {
 	w.scroll = max(min(w.scroll, total-viewH), 0)
 	tr, styles := w.tr.view(width, viewH, w.scroll)
 	for i, r := range tr {
-		rows = append(rows, styles[i].sgr()+r)
+		rows = append(rows, styles[i].sgr(w.colour)+r)
 	}
 	for len(rows) < viewH+1 && height >= 3 {
 		rows = append(rows, "")

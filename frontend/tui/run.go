@@ -49,6 +49,7 @@ func Run(ctx context.Context, opts Options) int {
 
 	w := newWindow(ctx, msgs, done, opts.DisplayHooks, opts.DisplayCommands)
 	w.s, w.model = s, s.Model()
+	w.colour = frontend.UseColour(os.Getenv)
 	if opts.Banner != nil {
 		w.banner = opts.Banner(s)
 	}

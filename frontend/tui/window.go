@@ -63,6 +63,10 @@ type window struct {
 	// hint replaces the status line's help until the next key.
 	hint string
 
+	// colour says the window may use colours (frontend.UseColour): not
+	// with NO_COLOR.
+	colour bool
+
 	// quit ends run with exit; leaving waits for the turn to end first.
 	quit, leaving bool
 	exit          int

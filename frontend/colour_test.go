@@ -1,0 +1,54 @@
+package frontend
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/mm-agent/mm/orchestrator"
+)
+
+func TestUseColour(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want bool
+	}{
+		{map[string]string{}, true},
+		{map[string]string{"TERM": "xterm-256color"}, true},
+		{map[string]string{"NO_COLOR": "1"}, false},
+		{map[string]string{"NO_COLOR": ""}, true},
+		{map[string]string{"TERM": "dumb"}, false},
+	}
+	for _, tt := range tests {
+		if got := UseColour(func(k string) string { return tt.env[k] }); got != tt.want {
+			t.Errorf("UseColour(%v) = %v, want %v", tt.env, got, tt.want)
+		}
+	}
+}
+
+// TestRendererColours: on a terminal with colours, tool and hook lines are
+// dim, errors red, and the text in them is still made visible first.
+func TestRendererColours(t *testing.T) {
+	var out bytes.Buffer
+	w := newVisibleWriter(&out)
+	r := &renderer{out: w, side: w, prefix: true, alwaysGear: true, displayHooks: true, styleOut: true, styleSide: true}
+	for _, ev := range []orchestrator.Event{
+		orchestrator.ToolStarted{ID: "1", Name: "bash", Subject: "ls \x1b[2J"},
+		orchestrator.ToolEnded{ID: "1", Name: "bash", Status: orchestrator.ToolFailed, Summary: "exit status 1"},
+		orchestrator.ToolEnded{ID: "2", Name: "bash", Status: orchestrator.ToolDenied, DeniedBy: "hook", Summary: "[denied by a hook: no]"},
+		orchestrator.Notice{Kind: orchestrator.NoticeHookFailure, Text: "🪝 postToolCall hook `x`: exit status 1"},
+		orchestrator.TurnEnded{Err: errors.New("cannot reach ollama"), Hooks: []string{"🪝 1. preToolCall [bash] · g → deny"}},
+	} {
+		r.Emit(ev)
+	}
+	want := "\x1b[2m🔧 bash: ls \\x1b[2J\x1b[0m\n" +
+		"\x1b[31m✗ bash: exit status 1\x1b[0m\n" +
+		"\x1b[2m🪝 bash [denied by a hook: no]\x1b[0m\n" +
+		"\x1b[31m🪝 postToolCall hook `x`: exit status 1\x1b[0m\n" +
+		"\x1b[31mmm: cannot reach ollama\x1b[0m\n" +
+		"\x1b[2m⚙ 0 command(s)\x1b[0m\n" +
+		"\x1b[2m  🪝 1. preToolCall [bash] · g → deny\x1b[0m\n"
+	if out.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", out.String(), want)
+	}
+}
