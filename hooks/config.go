@@ -146,6 +146,16 @@ func (c *Config) Resolve(configDir string) error {
 	return nil
 }
 
+// buildHint tells how to build a missing module when a build.sh beside it
+// does (as the wasm examples have): " (not built yet: run <dir>/build.sh)".
+func buildHint(module string) string {
+	build := filepath.Join(filepath.Dir(module), "build.sh")
+	if st, err := os.Stat(build); err == nil && st.Mode().IsRegular() {
+		return " (not built yet: run " + build + ")"
+	}
+	return ""
+}
+
 // rawEntry is an entry as written.
 type rawEntry struct {
 	Command *string  `yaml:"command"`
@@ -188,7 +198,7 @@ func resolveEntry(ev Event, n *yaml.Node, configDir string) (Entry, error) {
 			p = filepath.Join(configDir, p)
 		}
 		if st, err := os.Stat(p); err != nil || st.IsDir() {
-			return Entry{}, fmt.Errorf("wasm: no module at %s", p)
+			return Entry{}, fmt.Errorf("wasm: no module at %s%s", p, buildHint(p))
 		}
 		e.Wasm = p
 	case strings.TrimSpace(command) == "":

@@ -27,13 +27,17 @@ func checkCmd(f *flags) *cobra.Command {
 				fmt.Println(mmconfigs.Default(cwd, os.Getenv).Banner(version(), cwd))
 				return nil
 			}
-			mcpOK := true
+			mcpOK, hooksOK := true, true
 			ok := mmconfigs.Walk(path, cwd, os.Getenv, func(p string, c *mmconfigs.Config, err error) {
 				if err != nil {
 					frontend.ReportError(os.Stderr, err)
 					return
 				}
 				fmt.Println(c.Banner(version(), cwd))
+				for _, problem := range checkHooks(cmd.Context(), c, cwd, os.Getenv) {
+					fmt.Fprintf(os.Stderr, "  %s: %s\n", p, problem)
+					hooksOK = false
+				}
 				for _, st := range orchestrator.ProbeMCP(cmd.Context(), c, cwd, os.Environ()) {
 					if st.Err != nil {
 						fmt.Fprintf(os.Stderr, "  %v\n", st.Err)
@@ -43,7 +47,7 @@ func checkCmd(f *flags) *cobra.Command {
 					fmt.Printf("  mcp %s: %d tool(s): %s\n", st.Name, len(st.Tools), strings.Join(st.Tools, ", "))
 				}
 			})
-			if !ok || !mcpOK {
+			if !ok || !mcpOK || !hooksOK {
 				return exitCode(1)
 			}
 			return nil
