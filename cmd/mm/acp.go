@@ -4,28 +4,71 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sync"
 
 	"github.com/mm-agent/mm/frontend/acp"
+	"github.com/mm-agent/mm/hooks"
+	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
 // runACP serves the Agent Client Protocol on stdin and stdout: for editors,
-// and for a parent mm that asked this agent.
+// and for a parent mm that asked this agent. With --config or $MM_CONFIG
+// every session has that configuration; without, each session has the
+// agent.yaml of its own cwd (session/new's), as an editor started from any
+// folder expects.
 func runACP(ctx context.Context, f flags, cwd string) int {
-	cfg, ok := loadConfig(&f, cwd)
-	if !ok {
-		return 1
-	}
-	err := acp.Serve(ctx, os.Stdin, os.Stdout, os.Stderr, acp.Options{
-		Session: orchestrator.Options{
-			Config: cfg, Cwd: cwd, Environ: os.Environ(), Model: f.model, Yolo: f.yolo,
-			Wasm: wasmRunner(cfg),
-		},
+	opts := acp.Options{
+		Session: orchestrator.Options{Environ: os.Environ(), Model: f.model, Yolo: f.yolo},
 		Version: version(),
-	})
+	}
+	if f.config != "" || os.Getenv("MM_CONFIG") != "" {
+		cfg, ok := loadConfig(&f, cwd)
+		if !ok {
+			return 1
+		}
+		opts.Session.Config, opts.Session.Wasm = cfg, wasmRunner(cfg)
+	} else {
+		opts.Configure = (&sessionConfigs{wasm: map[string]hooks.WasmRunner{}}).configure
+	}
+	err := acp.Serve(ctx, os.Stdin, os.Stdout, os.Stderr, opts)
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(os.Stderr, "mm -acp: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// sessionConfigs loads each ACP session's configuration from its cwd.
+type sessionConfigs struct {
+	mu sync.Mutex
+	// wasm is the wasm runtime of each configuration file with wasm hooks,
+	// by absolute path: sessions in one folder share one, as the sessions
+	// of mm -acp --config do.
+	wasm map[string]hooks.WasmRunner
+}
+
+// configure sets o.Config to the agent.yaml in o.Cwd, or to the defaults
+// when there is none.
+func (sc *sessionConfigs) configure(o *orchestrator.Options) error {
+	path := mmconfigs.Find("", "", o.Cwd)
+	if path == "" {
+		o.Config = mmconfigs.Default(o.Cwd, os.Getenv)
+		return nil
+	}
+	cfg, err := mmconfigs.Load(filepath.Join(o.Cwd, path), o.Cwd, os.Getenv)
+	if err != nil {
+		return fmt.Errorf("config error: %w", err)
+	}
+	o.Config = cfg
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	w, seen := sc.wasm[cfg.Abs]
+	if !seen {
+		w = wasmRunner(cfg)
+		sc.wasm[cfg.Abs] = w
+	}
+	o.Wasm = w
+	return nil
 }

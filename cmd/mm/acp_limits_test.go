@@ -27,13 +27,25 @@ type rawEditor struct {
 
 func startRawEditor(t *testing.T, dir string, files map[string]string) *rawEditor {
 	t.Helper()
+	writeFiles(t, dir, files)
+	return startRawEditorArgs(t, dir, "-acp", "--config", "agent.yaml")
+}
+
+// writeFiles writes each named file in dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// startRawEditorArgs starts mm with args in dir, an editor talking to it.
+func startRawEditorArgs(t *testing.T, dir string, args ...string) *rawEditor {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	cmd := exec.CommandContext(ctx, mmBin, "-acp", "--config", "agent.yaml")
+	cmd := exec.CommandContext(ctx, mmBin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MM_CONFIG=", "MM_ASKED_DEPTH=", "MM_MODEL=", "MM_ASK_CHAIN=", "MM_BIN=", "MM_ASK_MAX_DEPTH=")
 	cmd.Stderr = os.Stderr

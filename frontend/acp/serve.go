@@ -37,6 +37,10 @@ type Options struct {
 	Version string
 	// NewSession starts a session; nil means orchestrator.New.
 	NewSession func(ctx context.Context, opts orchestrator.Options) (Session, error)
+	// Configure, when set, completes each session's options once their Cwd
+	// is session/new's: mm -acp without --config gives each session the
+	// configuration found in its own folder. An error fails session/new.
+	Configure func(opts *orchestrator.Options) error
 }
 
 // Serve speaks ACP as an agent on in and out until in ends or ctx is done,
@@ -142,11 +146,20 @@ func (s *server) mcpServers(in []acp.McpServer) []orchestrator.MCPServer {
 	return out
 }
 
-// NewSession starts an orchestrator session in the client's cwd, and once
+// NewSession starts an orchestrator session in the client's cwd (with the
+// configuration found there when Options.Configure says so), and once
 // the client knows the session's id, advertises its /ask… commands.
 func (s *server) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.NewSessionResponse, error) {
 	if !filepath.IsAbs(p.Cwd) {
 		return acp.NewSessionResponse{}, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %q is not an absolute path", p.Cwd)})
+	}
+	o := s.opts.Session
+	o.Cwd = p.Cwd
+	if s.opts.Configure != nil {
+		if err := s.opts.Configure(&o); err != nil {
+			s.log.line("mm: " + err.Error())
+			return acp.NewSessionResponse{}, &acp.RequestError{Code: -32603, Message: err.Error()}
+		}
 	}
 	id := acp.SessionId(newSessionID())
 	sk := &sink{
@@ -155,10 +168,8 @@ func (s *server) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.New
 		log:          s.log,
 		id:           id,
 		cwd:          p.Cwd,
-		displayHooks: s.opts.Session.Config != nil && s.opts.Session.Config.DisplayHooks,
+		displayHooks: o.Config != nil && o.Config.DisplayHooks,
 	}
-	o := s.opts.Session
-	o.Cwd = p.Cwd
 	o.Sink = sk
 	o.MCPServers = append(o.MCPServers, s.mcpServers(p.McpServers)...)
 	orch, err := s.opts.NewSession(s.ctx, o)
