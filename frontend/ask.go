@@ -24,6 +24,9 @@ type AskOptions struct {
 	StdoutTerminal bool
 	// Consent asks the person at a terminal; nil when nobody can be asked.
 	Consent func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer
+	// Format is what stdout gets: the answer (FormatText, the default) or
+	// JSON.
+	Format OutputFormat
 }
 
 // askSink streams the asked agent's answer to stdout, or holds it back, and
@@ -99,6 +102,9 @@ func (a *askSink) Consent(ctx context.Context, req orchestrator.ConsentRequest) 
 // or failure.
 func Ask(ctx context.Context, question string, opts AskOptions) int {
 	opts.Stderr = newVisibleWriter(opts.Stderr)
+	if opts.Format == FormatJSON || opts.Format == FormatStreamJSON {
+		return askJSON(ctx, question, opts)
+	}
 	if opts.StdoutTerminal {
 		opts.Stdout = newVisibleWriter(opts.Stdout)
 	}
@@ -138,4 +144,30 @@ func Ask(ctx context.Context, question string, opts AskOptions) int {
 		fmt.Fprintln(opts.Stdout, strings.TrimRight(read, "\n"))
 	}
 	return 0
+}
+
+// askJSON is Ask with a JSON output format. With a postAsk hook declared
+// the asked agent's text is held back from stream-json as it is from the
+// text output: the result's answer is what the asking agent reads.
+func askJSON(ctx context.Context, question string, opts AskOptions) int {
+	j := newJSONSink(opts.Stdout, opts.Format, "ask")
+	j.consent = opts.Consent
+	s, err := opts.Session(j)
+	if err != nil {
+		ReportError(opts.Stderr, err)
+		j.finish("", err, 1)
+		return 1
+	}
+	defer s.Close()
+	j.mu.Lock()
+	j.holdText = s.HoldsAskAnswer()
+	j.mu.Unlock()
+	j.begin(s.Model(), opts.Agent)
+	read, err := s.Ask(ctx, opts.Agent, question, opts.WithContext, opts.Transcript)
+	code := 0
+	if err != nil {
+		code = 1
+	}
+	j.finish(read, err, code)
+	return code
 }

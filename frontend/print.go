@@ -19,6 +19,9 @@ type PrintOptions struct {
 	StdoutTerminal bool
 	// DisplayHooks and DisplayCommands are the configuration's.
 	DisplayHooks, DisplayCommands bool
+	// Format is what stdout gets: the answer (FormatText, the default) or
+	// JSON.
+	Format OutputFormat
 }
 
 // Print runs one turn on question: the answer streams to stdout; tool lines,
@@ -28,6 +31,9 @@ type PrintOptions struct {
 // are refused. It returns the process's exit code.
 func Print(ctx context.Context, question string, opts PrintOptions) int {
 	opts.Stderr = newVisibleWriter(opts.Stderr)
+	if opts.Format == FormatJSON || opts.Format == FormatStreamJSON {
+		return printJSON(ctx, question, opts)
+	}
 	if opts.StdoutTerminal {
 		opts.Stdout = newVisibleWriter(opts.Stdout)
 	}
@@ -46,4 +52,31 @@ func Print(ctx context.Context, question string, opts PrintOptions) int {
 		return 1
 	}
 	return 0
+}
+
+// printJSON is Print with a JSON output format: stdout gets JSON alone;
+// a configuration error is on stderr as well.
+func printJSON(ctx context.Context, question string, opts PrintOptions) int {
+	j := newJSONSink(opts.Stdout, opts.Format, "print")
+	s, err := opts.Session(j)
+	if err != nil {
+		ReportError(opts.Stderr, err)
+		j.finish("", err, 1)
+		return 1
+	}
+	defer s.Close()
+	j.begin(s.Model(), "")
+	for _, w := range s.Warnings() {
+		j.Emit(orchestrator.Notice{Kind: orchestrator.NoticeWarning, Text: "mm: " + w})
+	}
+	code := 0
+	err = s.Prompt(ctx, question)
+	if err != nil {
+		code = 1
+	}
+	j.mu.Lock()
+	answer := j.answer
+	j.mu.Unlock()
+	j.finish(answer, err, code)
+	return code
 }

@@ -6,7 +6,7 @@ import "strings"
 // (-tui, -acp, -ask); cobra wants two.
 var singleDashLong = map[string]bool{
 	"tui": true, "acp": true, "ask": true, "ask-with-context": true,
-	"config": true, "model": true, "yolo": true, "print": true,
+	"config": true, "model": true, "yolo": true, "print": true, "output-format": true,
 }
 
 // normalizeArgs rewrites "-tui" as "--tui" (and "-ask=x" as "--ask=x") for

@@ -31,6 +31,7 @@ type flags struct {
 	model          string
 	yolo           bool
 	version        bool
+	outputFormat   string
 }
 
 // exitCode carries a command's exit status through cobra.
@@ -72,6 +73,7 @@ func run(ctx context.Context, end *ending, args []string) int {
 	fl.StringVar(&f.askWithContext, "ask-with-context", "", "like --ask, sending the conversation read from stdin")
 	fl.BoolVar(&f.acp, "acp", false, "speak the Agent Client Protocol on stdin/stdout (for editors and parent agents)")
 	fl.BoolVar(&f.tui, "tui", false, "the full-screen window")
+	fl.StringVar(&f.outputFormat, "output-format", "text", "what -p and --ask write on stdout: text, json or stream-json")
 	fl.BoolVar(&f.version, "version", false, "print mm's version (as mm version does)")
 	root.AddCommand(checkCmd(&f), versionCmd(), hooksCmd(&f))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -122,6 +124,14 @@ func runRoot(ctx context.Context, end *ending, f flags, args []string) int {
 		fmt.Fprintln(os.Stderr, "mm: give one of -p, --ask, --ask-with-context, -acp, -tui")
 		return 2
 	}
+	format, err := frontend.ParseOutputFormat(f.outputFormat)
+	if err == nil && format != frontend.FormatText && !f.print && f.ask == "" && f.askWithContext == "" {
+		err = fmt.Errorf("--output-format %s works with -p and --ask only", format)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "mm: %v\n", err)
+		return 2
+	}
 	if f.acp {
 		return runACP(ctx, f, cwd)
 	}
@@ -165,6 +175,7 @@ func runRoot(ctx context.Context, end *ending, f flags, args []string) int {
 			Session: session(false), Stdout: os.Stdout, Stderr: os.Stderr,
 			StdoutTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 			DisplayHooks:   cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
+			Format: format,
 		})
 	case f.ask != "" || f.askWithContext != "":
 		name, withContext, transcript := f.ask, false, ""
@@ -185,6 +196,7 @@ func runRoot(ctx context.Context, end *ending, f flags, args []string) int {
 		opts := frontend.AskOptions{
 			Session: session(true), Agent: name, WithContext: withContext, Transcript: transcript,
 			Stdout: os.Stdout, Stderr: os.Stderr, StdoutTerminal: term.IsTerminal(int(os.Stdout.Fd())),
+			Format: format,
 		}
 		if stdinTTY && !withContext {
 			opts.Consent = frontend.TerminalConsent(os.Stdin, os.Stderr)

@@ -74,8 +74,9 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"nochildren": cmdNoChildren,
-			"waitfile":   cmdWaitFile,
+			"nochildren":   cmdNoChildren,
+			"outputschema": cmdOutputSchema,
+			"waitfile":     cmdWaitFile,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {

@@ -1,0 +1,303 @@
+package frontend
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/mm-agent/mm/orchestrator"
+)
+
+// OutputFormat is what -p and mm --ask write on stdout (--output-format).
+type OutputFormat string
+
+// The output formats. docs/reference/output-format.md describes the JSON
+// ones; docs/reference/output-format.schema.json is their schema.
+const (
+	// FormatText is the answer as text, everything else on stderr.
+	FormatText OutputFormat = "text"
+	// FormatJSON is one object once the run is over.
+	FormatJSON OutputFormat = "json"
+	// FormatStreamJSON is one object per line as things happen, the same
+	// object as FormatJSON's last.
+	FormatStreamJSON OutputFormat = "stream-json"
+)
+
+// OutputSchema names the version of the JSON output: it changes when a
+// field changes meaning or goes away, not when one is added.
+const OutputSchema = "mm.output/1"
+
+// ParseOutputFormat reads --output-format's value.
+func ParseOutputFormat(s string) (OutputFormat, error) {
+	switch f := OutputFormat(s); f {
+	case FormatText, FormatJSON, FormatStreamJSON:
+		return f, nil
+	}
+	return "", fmt.Errorf("--output-format %q: use text, json or stream-json", s)
+}
+
+// The objects of the JSON output, field for field as the schema has them.
+type (
+	jsonStart struct {
+		Type   string `json:"type"`
+		Schema string `json:"schema"`
+		Mode   string `json:"mode"`
+		Model  string `json:"model,omitempty"`
+		Ask    string `json:"ask,omitempty"`
+	}
+	jsonText struct {
+		Type  string `json:"type"`
+		Agent string `json:"agent"`
+		Depth int    `json:"depth"`
+		Text  string `json:"text"`
+	}
+	jsonTool struct {
+		Type     string          `json:"type,omitempty"`
+		Agent    string          `json:"agent"`
+		Depth    int             `json:"depth"`
+		ID       string          `json:"id"`
+		Name     string          `json:"name"`
+		Subject  string          `json:"subject"`
+		Input    json.RawMessage `json:"input,omitempty"`
+		Status   string          `json:"status,omitempty"`
+		Output   *string         `json:"output,omitempty"`
+		Summary  string          `json:"summary,omitempty"`
+		DeniedBy string          `json:"deniedBy,omitempty"`
+	}
+	jsonHook struct {
+		Type     string `json:"type,omitempty"`
+		N        int    `json:"n"`
+		Event    string `json:"event"`
+		Subject  string `json:"subject"`
+		Hook     string `json:"hook"`
+		Decision string `json:"decision"`
+		Failure  string `json:"failure,omitempty"`
+		Line     string `json:"line"`
+	}
+	jsonAsk struct {
+		Type       string  `json:"type,omitempty"`
+		Agent      string  `json:"agent"`
+		Depth      int     `json:"depth"`
+		Via        string  `json:"via"`
+		Question   string  `json:"question"`
+		Sent       *string `json:"sent,omitempty"`
+		Answer     *string `json:"answer,omitempty"`
+		Error      *string `json:"error,omitempty"`
+		Denied     *bool   `json:"denied,omitempty"`
+		Reason     string  `json:"reason,omitempty"`
+		Replaced   *bool   `json:"replaced,omitempty"`
+		DurationMs *int64  `json:"durationMs,omitempty"`
+	}
+	jsonNotice struct {
+		Type string `json:"type,omitempty"`
+		Kind string `json:"kind"`
+		Text string `json:"text"`
+	}
+	jsonUsage struct {
+		ModelCalls      int     `json:"modelCalls"`
+		Reported        int     `json:"reported"`
+		InputTokens     int     `json:"inputTokens"`
+		OutputTokens    int     `json:"outputTokens"`
+		TokensPerSecond float64 `json:"tokensPerSecond"`
+	}
+	jsonResult struct {
+		Type       string       `json:"type"`
+		Schema     string       `json:"schema"`
+		Mode       string       `json:"mode"`
+		Answer     string       `json:"answer"`
+		Error      *string      `json:"error"`
+		ExitCode   int          `json:"exitCode"`
+		DurationMs int64        `json:"durationMs"`
+		Usage      *jsonUsage   `json:"usage"`
+		ToolCalls  []jsonTool   `json:"toolCalls"`
+		Hooks      []jsonHook   `json:"hooks"`
+		Asks       []jsonAsk    `json:"asks"`
+		Notices    []jsonNotice `json:"notices"`
+	}
+)
+
+// jsonSink is the Sink of -p and mm --ask with a JSON output format: it
+// gathers the run's result and, for stream-json, writes each event as one
+// line as it happens.
+type jsonSink struct {
+	mu     sync.Mutex
+	out    io.Writer
+	stream bool
+	start  time.Time
+	res    jsonResult
+	// tools maps an open call (agent and id) to its place in res.ToolCalls.
+	tools map[[2]string]int
+	// asks maps an asked agent to the places of its open hand-offs.
+	asks map[string][]int
+	// holdText keeps text events off the stream (mm --ask with a postAsk
+	// hook, which may replace the answer): the result carries what is read.
+	holdText bool
+	answer   string
+	usage    orchestrator.Usage
+	consent  func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer
+}
+
+func newJSONSink(out io.Writer, format OutputFormat, mode string) *jsonSink {
+	return &jsonSink{
+		out: out, stream: format == FormatStreamJSON, start: time.Now(),
+		res: jsonResult{Type: "result", Schema: OutputSchema, Mode: mode,
+			ToolCalls: []jsonTool{}, Hooks: []jsonHook{}, Asks: []jsonAsk{}, Notices: []jsonNotice{}},
+		tools: map[[2]string]int{}, asks: map[string][]int{},
+	}
+}
+
+// write sends one line of the stream; the caller holds mu.
+func (j *jsonSink) write(v any) {
+	if !j.stream {
+		return
+	}
+	j.line(v)
+}
+
+// line writes v as one line of JSON, with <, > and & as they are: the
+// output is read by programs, not put in a web page.
+func (j *jsonSink) line(v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil { // only an input can fail, and it was checked
+		b.Reset()
+		enc.Encode(jsonNotice{Type: "notice", Kind: "warning", Text: "mm: cannot encode an event: " + err.Error()})
+	}
+	j.out.Write(b.Bytes())
+}
+
+// begin opens the stream once the session is ready.
+func (j *jsonSink) begin(model, ask string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.write(jsonStart{Type: "start", Schema: OutputSchema, Mode: j.res.Mode, Model: model, Ask: ask})
+}
+
+// finish writes the result: the last line of stream-json, the one object
+// of json.
+func (j *jsonSink) finish(answer string, err error, code int) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.res.Answer, j.res.ExitCode = answer, code
+	if err != nil {
+		msg := err.Error()
+		j.res.Error = &msg
+	}
+	j.res.DurationMs = time.Since(j.start).Milliseconds()
+	if u := j.usage; u.Calls > 0 {
+		j.res.Usage = &jsonUsage{ModelCalls: u.Calls, Reported: u.Reported, InputTokens: u.InputTokens,
+			OutputTokens: u.OutputTokens, TokensPerSecond: roundRate(u.TokensPerSecond())}
+	}
+	j.line(j.res)
+}
+
+// roundRate keeps one decimal of a rate: more is noise.
+func roundRate(r float64) float64 { return float64(int64(r*10+0.5)) / 10 }
+
+func (j *jsonSink) Consent(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
+	if j.consent == nil {
+		return orchestrator.ConsentUnavailable
+	}
+	return j.consent(ctx, req)
+}
+
+func (j *jsonSink) Emit(ev orchestrator.Event) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	switch e := ev.(type) {
+	case orchestrator.Text:
+		if !j.holdText {
+			j.write(jsonText{Type: "text", Agent: e.Agent, Depth: orchestrator.Depth(e.Agent), Text: e.Text})
+		}
+	case orchestrator.ToolStarted:
+		t := jsonTool{Agent: e.Agent, Depth: orchestrator.Depth(e.Agent), ID: e.ID, Name: e.Name, Subject: e.Subject, Input: validOrNil(e.Input)}
+		j.tools[[2]string{e.Agent, e.ID}] = len(j.res.ToolCalls)
+		j.res.ToolCalls = append(j.res.ToolCalls, t)
+		t.Type = "tool_start"
+		j.write(t)
+	case orchestrator.ToolEnded:
+		j.toolEnded(e)
+	case orchestrator.HookRan:
+		h := jsonHook{N: e.N, Event: e.Event, Subject: e.Subject, Hook: e.Hook, Decision: e.Decision, Failure: e.Failure, Line: e.Line}
+		j.res.Hooks = append(j.res.Hooks, h)
+		h.Type = "hook"
+		j.write(h)
+	case orchestrator.AskStarted:
+		a := jsonAsk{Agent: e.Agent, Depth: e.Depth, Via: e.Via, Question: e.Question}
+		j.asks[e.Agent] = append(j.asks[e.Agent], len(j.res.Asks))
+		j.res.Asks = append(j.res.Asks, a)
+		a.Type = "ask_start"
+		j.write(a)
+	case orchestrator.AskEnded:
+		j.askEnded(e)
+	case orchestrator.Notice:
+		n := jsonNotice{Kind: noticeKind(e.Kind), Text: e.Text}
+		j.res.Notices = append(j.res.Notices, n)
+		n.Type = "notice"
+		j.write(n)
+	case orchestrator.TurnEnded:
+		j.answer = e.Answer
+		j.usage = j.usage.Add(e.Usage)
+	}
+}
+
+func (j *jsonSink) toolEnded(e orchestrator.ToolEnded) {
+	out := e.Output
+	t := jsonTool{Agent: e.Agent, Depth: orchestrator.Depth(e.Agent), ID: e.ID, Name: e.Name, Subject: e.Subject,
+		Status: string(e.Status), Output: &out, Summary: e.Summary, DeniedBy: e.DeniedBy}
+	key := [2]string{e.Agent, e.ID}
+	if i, ok := j.tools[key]; ok {
+		delete(j.tools, key)
+		t.Input = j.res.ToolCalls[i].Input
+		j.res.ToolCalls[i] = t
+	} else { // denied before it started
+		j.res.ToolCalls = append(j.res.ToolCalls, t)
+	}
+	t.Type, t.Input = "tool_end", nil
+	j.write(t)
+}
+
+func (j *jsonSink) askEnded(e orchestrator.AskEnded) {
+	sent, answer, denied, replaced := e.Sent, e.Answer, e.Denied, e.Replaced
+	ms := e.Duration.Milliseconds()
+	a := jsonAsk{Agent: e.Agent, Depth: e.Depth, Via: e.Via, Sent: &sent, Answer: &answer,
+		Denied: &denied, Reason: e.Reason, Replaced: &replaced, DurationMs: &ms}
+	if e.Err != nil {
+		msg := e.Err.Error()
+		a.Error = &msg
+	}
+	if open := j.asks[e.Agent]; len(open) > 0 {
+		i := open[0]
+		j.asks[e.Agent] = open[1:]
+		a.Question = j.res.Asks[i].Question
+		j.res.Asks[i] = a
+	} else {
+		j.res.Asks = append(j.res.Asks, a)
+	}
+	a.Type = "ask_end"
+	j.write(a)
+}
+
+// validOrNil keeps a call's input when it is JSON (the model may send
+// anything); the output then leaves it out.
+func validOrNil(in json.RawMessage) json.RawMessage {
+	if len(in) == 0 || !json.Valid(in) {
+		return nil
+	}
+	return in
+}
+
+func noticeKind(k orchestrator.NoticeKind) string {
+	switch k {
+	case orchestrator.NoticeHookFailure:
+		return "hook_failure"
+	case orchestrator.NoticeWarning:
+		return "warning"
+	}
+	return "info"
+}
