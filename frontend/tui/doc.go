@@ -15,10 +15,10 @@
 // always restored when Run returns, whether it ends normally, on an error
 // or by a panic.
 //
-// Character widths are a heuristic, since the standard library has no
-// Unicode width tables (see runeWidth): East Asian wide and fullwidth
-// characters and the emoji blocks count two columns, combining marks and
-// joiners none, everything else one. A terminal that draws a character
-// otherwise shifts that row only; autowrap is off, so nothing spills onto
-// the next row.
+// Widths, wrapping and editing go by grapheme cluster, with
+// github.com/rivo/uniseg's Unicode tables (see stringWidth): a letter and
+// its combining marks, an emoji with its modifiers or a ZWJ sequence is one
+// character, never split, moved over or deleted in parts. A terminal that
+// draws a character otherwise shifts that row only; autowrap is off, so
+// nothing spills onto the next row.
 package tui

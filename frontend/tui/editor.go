@@ -1,9 +1,16 @@
 package tui
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
+)
 
 // editor is the input line: the text being typed, the cursor, and the
-// lines sent before (this session's, newest last).
+// lines sent before (this session's, newest last). The cursor moves, and
+// Backspace and Delete remove, by grapheme cluster: e and a combining
+// accent, or an emoji and its modifiers, are one character.
 type editor struct {
 	buf []rune
 	pos int
@@ -26,22 +33,19 @@ func (e *editor) edit(k key) bool {
 		e.buf = append(e.buf[:e.pos], append([]rune{k.r}, e.buf[e.pos:]...)...)
 		e.pos++
 	case keyLeft:
-		e.pos = max(e.pos-1, 0)
+		e.pos = e.prev()
 	case keyRight:
-		e.pos = min(e.pos+1, len(e.buf))
+		e.pos = e.next()
 	case keyHome:
 		e.pos = 0
 	case keyEnd:
 		e.pos = len(e.buf)
 	case keyBackspace:
-		if e.pos > 0 {
-			e.buf = append(e.buf[:e.pos-1], e.buf[e.pos:]...)
-			e.pos--
-		}
+		from := e.prev()
+		e.buf = append(e.buf[:from], e.buf[e.pos:]...)
+		e.pos = from
 	case keyDelete:
-		if e.pos < len(e.buf) {
-			e.buf = append(e.buf[:e.pos], e.buf[e.pos+1:]...)
-		}
+		e.buf = append(e.buf[:e.pos], e.buf[e.next():]...)
 	case keyCtrlU:
 		e.buf = append([]rune(nil), e.buf[e.pos:]...)
 		e.pos = 0
@@ -82,6 +86,42 @@ func (e *editor) edit(k key) bool {
 	return true
 }
 
+// clusters returns the rune offsets in buf where its grapheme clusters
+// start, and len(buf).
+func clusters(buf []rune) []int {
+	bounds := []int{0}
+	at, state := 0, -1
+	for rest := string(buf); rest != ""; {
+		var c string
+		c, rest, _, state = uniseg.FirstGraphemeClusterInString(rest, state)
+		at += utf8.RuneCountInString(c)
+		bounds = append(bounds, at)
+	}
+	return bounds
+}
+
+// prev is the start of the cluster before the cursor (0 at the start).
+func (e *editor) prev() int {
+	p := 0
+	for _, b := range clusters(e.buf) {
+		if b >= e.pos {
+			break
+		}
+		p = b
+	}
+	return p
+}
+
+// next is the end of the cluster after the cursor (len(buf) at the end).
+func (e *editor) next() int {
+	for _, b := range clusters(e.buf) {
+		if b > e.pos {
+			return b
+		}
+	}
+	return len(e.buf)
+}
+
 // set replaces the text, the cursor at its end.
 func (e *editor) set(s string) {
 	e.buf = []rune(s)
@@ -115,13 +155,22 @@ func (e *editor) view(width int) (string, int) {
 		return "", 0
 	}
 	avail := width - 1
-	start, col := 0, 0
-	for _, r := range e.buf[:e.pos] {
-		col += runeWidth(r)
+	// The clusters before the cursor, with their widths; the first ones
+	// scroll out while the cursor's column is past the row.
+	var widths []int
+	before, state := string(e.buf[:e.pos]), -1
+	col := 0
+	for rest := before; rest != ""; {
+		var cw int
+		_, rest, cw, state = uniseg.FirstGraphemeClusterInString(rest, state)
+		widths = append(widths, cw)
+		col += cw
 	}
-	for col > avail {
-		col -= runeWidth(e.buf[start])
-		start++
+	bounds := clusters(e.buf)
+	start := 0
+	for i := 0; col > avail && i < len(widths); i++ {
+		col -= widths[i]
+		start = bounds[i+1]
 	}
 	return cut(string(e.buf[start:]), width), col
 }

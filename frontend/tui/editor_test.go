@@ -49,6 +49,13 @@ func TestEditor(t *testing.T) {
 		{"ctrl-w deletes a word", nil, "one two  {^W}", "one ", 4},
 		{"left and right stop at the ends", nil, "ab{left}{left}{left}{right}{right}{right}c", "abc", 3},
 		{"emoji are one rune", nil, "a🤖b{left}{bs}", "ab", 1},
+		{"backspace removes e and its combining accent", nil, "cafe\u0301{bs}", "caf", 3},
+		{"backspace removes an emoji and its skin tone", nil, "a👍🏽{bs}", "a", 1},
+		{"backspace removes a whole family", nil, "a👨\u200d👩\u200d👧\u200d👦{bs}", "a", 1},
+		{"backspace removes ⚙ and its variation selector", nil, "x⚙\ufe0f{bs}", "x", 1},
+		{"left steps over a cluster", nil, "e\u0301x{left}{left}y", "ye\u0301x", 1},
+		{"right steps over a cluster", nil, "👍🏽x{home}{right}y", "👍🏽yx", 3},
+		{"delete removes a cluster", nil, "a👍🏽b{home}{right}{del}", "ab", 1},
 		{"up shows the last line sent", []string{"first", "second"}, "{up}", "second", 6},
 		{"up twice", []string{"first", "second"}, "{up}{up}", "first", 5},
 		{"up stops at the oldest", []string{"first", "second"}, "{up}{up}{up}", "first", 5},
@@ -104,6 +111,8 @@ func TestEditorView(t *testing.T) {
 		{"scrolls to keep the cursor in sight", "abcdefghij", 5, "ghij", 4},
 		{"cursor back at the start", "abcdefghij{home}", 5, "abcde", 0},
 		{"wide runes", "日本語です", 6, "です", 4},
+		{"clusters scroll out whole", "👍🏽👍🏽👍🏽", 5, "👍🏽👍🏽", 4},
+		{"combining marks take no column", "e\u0301e\u0301e\u0301", 5, "e\u0301e\u0301e\u0301", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,7 +3,8 @@ package tui
 import (
 	"slices"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
 )
 
 func TestStringWidth(t *testing.T) {
@@ -20,7 +21,12 @@ func TestStringWidth(t *testing.T) {
 		{"🔧", 2},
 		{"⛔", 2},
 		{"⚙", 1},
-		{"⚙\ufe0f", 1}, // the variation selector takes no column of its own
+		{"⚙\ufe0f", 2}, // the emoji variation selector: drawn as a picture
+		{"👍🏽", 2},      // a skin-tone modifier joins its emoji
+		{"👨\u200d👩\u200d👧\u200d👦", 2}, // a family: one ZWJ sequence
+		{"🇫🇷", 2},            // a flag: two regional indicators
+		{"e\u0301\u0302", 1}, // two combining marks
+		{"👍🏽👨\u200d👩\u200d👧\u200d👦⚙\ufe0fe\u0301", 7}, // all together
 		{"⚠ ✗ › … — · →", 13},
 		{"日本語", 6},
 		{"ｈｉ", 4},
@@ -56,6 +62,11 @@ func TestWrap(t *testing.T) {
 		{"rune wider than the row", "🪝🪝", 1, "", []string{"🪝", "🪝"}},
 		{"hang wider than the row is dropped", "abcdef", 3, "    ", []string{"abc", "def"}},
 		{"combining mark stays with its letter", "cafe\u0301 ok", 4, "", []string{"cafe\u0301", "ok"}},
+		{"a combining mark at the edge stays", "abce\u0301f", 4, "", []string{"abce\u0301", "f"}},
+		{"a family is not split", "ab👨\u200d👩\u200d👧\u200d👦c", 3, "", []string{"ab", "👨\u200d👩\u200d👧\u200d👦c"}},
+		{"a skin tone stays with its emoji", "a👍🏽👍🏽", 3, "", []string{"a👍🏽", "👍🏽"}},
+		{"an emoji gear is two columns", "⚙\ufe0f⚙\ufe0f", 3, "", []string{"⚙\ufe0f", "⚙\ufe0f"}},
+		{"a cluster wider than the row goes alone", "👍🏽x", 1, "", []string{"👍🏽", "x"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -64,7 +75,7 @@ func TestWrap(t *testing.T) {
 				t.Errorf("wrap(%q, %d, %q)\n got %q\nwant %q", tt.s, tt.width, tt.hang, got, tt.want)
 			}
 			for _, row := range got {
-				if w := stringWidth(row); w > tt.width && utf8.RuneCountInString(row) > 1 {
+				if w := stringWidth(row); w > tt.width && uniseg.GraphemeClusterCount(row) > 1 {
 					t.Errorf("row %q is %d columns wide, more than %d", row, w, tt.width)
 				}
 			}
