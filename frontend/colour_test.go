@@ -52,3 +52,38 @@ func TestRendererColours(t *testing.T) {
 		t.Errorf("got\n%q\nwant\n%q", out.String(), want)
 	}
 }
+
+// TestRendererMarkdown: on a terminal with colours the answer is rendered
+// as markdown as it streams, an asked agent's too, and the model's escapes
+// are shown, not obeyed; without colours it is written as the model wrote it.
+func TestRendererMarkdown(t *testing.T) {
+	events := []orchestrator.Event{
+		orchestrator.Text{Text: "# Hi\n"},
+		orchestrator.Text{Text: "Some **b"},
+		orchestrator.Text{Text: "old** \x1b[2J"},
+		orchestrator.ToolStarted{ID: "1", Name: "ask_agent", Subject: "expert"},
+		orchestrator.Text{Agent: "expert", Text: "`x` is *unclosed"},
+		orchestrator.Text{Text: "- done"},
+		orchestrator.TurnEnded{},
+	}
+	tests := []struct {
+		styled bool
+		want   string
+	}{
+		{true, "🤖 \x1b[1;4;35mHi\x1b[0m\nSome \x1b[1mbold\x1b[0m \\x1b[2J\n" +
+			"\x1b[2m🔧 ask_agent: expert\x1b[0m\n🤖 expert: \x1b[36mx\x1b[0m is *unclosed\n" +
+			"🤖 \x1b[36m•\x1b[0m done\n\x1b[2m⚙ 0 command(s)\x1b[0m\n"},
+		{false, "🤖 # Hi\nSome **bold** \\x1b[2J\n🔧 ask_agent: expert\n🤖 expert: `x` is *unclosed\n🤖 - done\n⚙ 0 command(s)\n"},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		w := newVisibleWriter(&out)
+		r := &renderer{out: w, side: w, prefix: true, alwaysGear: true, styleOut: tt.styled, styleSide: tt.styled}
+		for _, ev := range events {
+			r.Emit(ev)
+		}
+		if out.String() != tt.want {
+			t.Errorf("styled %v:\n got %q\nwant %q", tt.styled, out.String(), tt.want)
+		}
+	}
+}

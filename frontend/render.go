@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/mm-agent/mm/frontend/markdown"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -37,6 +38,9 @@ type renderer struct {
 	atLineStart bool
 	// wrote says some answer text went to out in this turn.
 	wrote bool
+	// md renders the segment's text as markdown, on a writer with colours;
+	// nil on any other.
+	md *markdown.Stream
 
 	// styleOut and styleSide say out and side are terminals that get
 	// colours (useTerminal): the renderer then makes text visible itself
@@ -59,8 +63,9 @@ func UseColour(getenv func(string) string) bool {
 	return getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 }
 
-// useTerminal turns on colours for each of r's writers that is a terminal,
-// unless the environment forbids them (UseColour).
+// useTerminal turns on colours, and markdown for the answers, for each of
+// r's writers that is a terminal, unless the environment forbids them
+// (UseColour).
 func (r *renderer) useTerminal() {
 	if !UseColour(os.Getenv) {
 		return
@@ -109,6 +114,13 @@ func (r *renderer) Consent(ctx context.Context, req orchestrator.ConsentRequest)
 
 // closeLine ends an unfinished line of text.
 func (r *renderer) closeLine() {
+	if r.md != nil {
+		if text := markdown.ANSI(r.md.Close()); text != "" {
+			io.WriteString(underVisible(r.open), text)
+			r.atLineStart = strings.HasSuffix(text, "\n")
+		}
+		r.md = nil
+	}
 	if r.open != nil && !r.atLineStart {
 		fmt.Fprintln(r.open)
 	}
@@ -133,12 +145,25 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 			case r.prefix:
 				fmt.Fprint(w, "🤖 ")
 			}
+			if r.styled(w) {
+				r.md = markdown.NewStream(Visible)
+			}
+			r.atLineStart = false
 		}
-		io.WriteString(w, e.Text)
+		text := e.Text
+		if r.md != nil {
+			// Made visible in the stream, before its own escapes.
+			text = markdown.ANSI(r.md.Write(text))
+			io.WriteString(underVisible(w), text)
+		} else {
+			io.WriteString(w, text)
+		}
 		// A piece that ends a line leaves nothing to close; the segment goes
 		// on until another one starts.
 		r.open = w
-		r.atLineStart = strings.HasSuffix(e.Text, "\n")
+		if text != "" {
+			r.atLineStart = strings.HasSuffix(text, "\n")
+		}
 		if e.Agent == "" {
 			r.wrote = true
 		}

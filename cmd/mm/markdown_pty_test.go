@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// markdownAnswer is what the scripted model answers in
+// TestMarkdownOnTerminal, in pieces.
+const markdownAnswer = "# Plan\n\nUse **this**:\n\n```go\nfunc main() {}\n```\n"
+
+// TestMarkdownOnTerminal: in the line mode on a terminal an answer is
+// rendered as markdown, a heading bold and a code block highlighted; mm -p
+// on a pipe writes it as the model wrote it, and so does the line mode
+// with NO_COLOR.
+func TestMarkdownOnTerminal(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"agent.yaml": "model: script/script.yaml\n",
+		"script.yaml": `rules:
+  - pieces: 7
+    say: "# Plan\n\nUse **this**:\n\n` + "```go\\nfunc main() {}\\n```" + `\n"
+`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	term := startTerminal(t, dir)
+	term.waitFor("› ")
+	term.send("plan\r")
+	term.waitFor("🤖 \x1b[1;4;35mPlan\x1b[0m\r\n")
+	term.waitFor("Use \x1b[1mthis\x1b[0m:\r\n")
+	term.waitFor("\x1b[2m```go\x1b[0m\r\n\x1b[35mfunc\x1b[0m main() {}\r\n\x1b[2m```\x1b[0m\r\n")
+	term.send("/exit\r")
+	term.waitExit()
+
+	cmd := exec.Command(mmBin, "-p", "plan")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MM_CONFIG=", "MM_MODEL=")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("mm -p: %v", err)
+	}
+	if string(out) != markdownAnswer {
+		t.Errorf("mm -p on a pipe wrote %q, want %q", out, markdownAnswer)
+	}
+
+	t.Setenv("NO_COLOR", "1")
+	term = startTerminal(t, dir)
+	term.waitFor("› ")
+	term.send("plan\r")
+	term.waitFor("🤖 # Plan\r\n\r\nUse **this**:\r\n\r\n```go\r\nfunc main() {}\r\n```\r\n")
+	term.send("/exit\r")
+	term.waitExit()
+	term.hasNone("\x1b[1;4;35m", "\x1b[35m")
+
+	term = startTerminal(t, dir, "-p", "plan")
+	term.waitFor("# Plan\r\n\r\nUse **this**:\r\n")
+	term.waitExit()
+}
