@@ -62,3 +62,38 @@ func TestMarkdownOnTerminal(t *testing.T) {
 	term.waitFor("# Plan\r\n\r\nUse **this**:\r\n")
 	term.waitExit()
 }
+
+// TestMarkdownInWindow: the window renders an answer as markdown too, and
+// with NO_COLOR shows it as written.
+func TestMarkdownInWindow(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"agent.yaml": "model: script/script.yaml\n",
+		"script.yaml": `rules:
+  - pieces: 7
+    say: "# Plan\n\n` + "```go\\nfunc main() {}\\n```" + `\n"
+`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	term := startTerminal(t, dir, "-tui")
+	term.waitFor("› ")
+	term.send("plan\r")
+	term.waitFor("🤖 \x1b[1;4;35mPlan")
+	term.waitFor("\x1b[35mfunc\x1b[0m main() {}")
+	term.send("/exit\r")
+	term.waitExit()
+
+	t.Setenv("NO_COLOR", "1")
+	term = startTerminal(t, dir, "-tui")
+	term.waitFor("› ")
+	term.send("plan\r")
+	term.waitFor("🤖 # Plan")
+	term.waitFor("func main() {}")
+	term.send("/exit\r")
+	term.waitExit()
+	term.hasNone("\x1b[1;4;35m", "\x1b[35m")
+}

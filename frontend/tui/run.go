@@ -50,6 +50,7 @@ func Run(ctx context.Context, opts Options) int {
 	w := newWindow(ctx, msgs, done, opts.DisplayHooks, opts.DisplayCommands)
 	w.s, w.model = s, s.Model()
 	w.colour = frontend.UseColour(os.Getenv)
+	w.tr.markdown = w.colour
 	if opts.Banner != nil {
 		w.banner = opts.Banner(s)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mm-agent/mm/frontend"
+	"github.com/mm-agent/mm/frontend/markdown"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -26,10 +27,19 @@ type line struct {
 	// hang starts each of its rows after the first when it wraps.
 	hang  string
 	style style
+	// marks are the styles of parts of text (markdown), in order.
+	marks []mark
 
 	// rows caches the line wrapped to width w.
 	rows []string
 	w    int
+}
+
+// mark sets the style of a line's text from byte at on: sgr, or the
+// line's own style when sgr is "".
+type mark struct {
+	at  int
+	sgr string
 }
 
 // wrapped is the line's rows at width w.
@@ -39,8 +49,59 @@ func (l *line) wrapped(w int) []string {
 		for i, r := range l.rows {
 			l.rows[i] = strings.TrimRight(r, " ")
 		}
+		if len(l.marks) > 0 {
+			l.paint()
+		}
 	}
 	return l.rows
+}
+
+// paint puts the marks' styles into the wrapped rows: each row is a part
+// of the text (after the hang, on the rows after the first), and starts
+// in the style the text has there.
+func (l *line) paint() {
+	pos := 0
+	for i, r := range l.rows {
+		prefix := ""
+		if i > 0 && strings.HasPrefix(r, l.hang) {
+			prefix = l.hang
+		}
+		part := strings.TrimPrefix(r, prefix)
+		start := strings.Index(l.text[pos:], part)
+		if start < 0 {
+			continue // not a part of the text as it is: left plain
+		}
+		start += pos
+		end := start + len(part)
+		var b strings.Builder
+		b.WriteString(prefix)
+		cur := "" // the style the text has at start
+		for _, m := range l.marks {
+			if m.at <= start {
+				cur = m.sgr
+			}
+		}
+		b.WriteString(cur)
+		at := start
+		for _, m := range l.marks {
+			if m.at > start && m.at < end {
+				b.WriteString(l.text[at:m.at])
+				b.WriteString(sgrOr(m.sgr))
+				at = m.at
+			}
+		}
+		b.WriteString(l.text[at:end])
+		l.rows[i] = b.String()
+		pos = end
+	}
+}
+
+// sgrOr is sgr, or the reset for the line's own style.
+func sgrOr(sgr string) string {
+	if sgr == "" {
+		return sgrReset
+	}
+	return sgr
 }
 
 // transcript turns what happens in the session into lines. It mirrors the
@@ -50,6 +111,10 @@ type transcript struct {
 	lines []*line
 
 	displayHooks, displayCommands bool
+	// markdown renders the answers (a terminal with colours); md renders
+	// the open text.
+	markdown bool
+	md       *markdown.Stream
 
 	// open says the last lines are text streaming from agent ("" for the
 	// session's own model), begun at line head.
@@ -76,6 +141,10 @@ func (t *transcript) add(st style, first, hang, text string) {
 func (t *transcript) close() {
 	if !t.open {
 		return
+	}
+	if t.md != nil {
+		t.spans(t.md.Close())
+		t.md = nil
 	}
 	t.open = false
 	last := len(t.lines) - 1
@@ -133,6 +202,13 @@ func (t *transcript) text(agent, s string) {
 		}
 		t.add(stylePlain, head, hang, "")
 		t.open, t.agent, t.head = true, agent, len(t.lines)-1
+		if t.markdown {
+			t.md = markdown.NewStream(frontend.Visible)
+		}
+	}
+	if t.md != nil {
+		t.spans(t.md.Write(s))
+		return
 	}
 	parts := strings.Split(sanitize(s), "\n")
 	last := t.lines[len(t.lines)-1]
@@ -140,6 +216,31 @@ func (t *transcript) text(agent, s string) {
 	last.rows = nil
 	for _, p := range parts[1:] {
 		t.lines = append(t.lines, &line{text: hang + p, hang: hang})
+	}
+}
+
+// spans appends rendered markdown to the open text.
+func (t *transcript) spans(spans []markdown.Span) {
+	hang := frontend.Indent(t.agent) + "   "
+	for _, sp := range spans {
+		if sp.Text == "\n" {
+			t.lines = append(t.lines, &line{text: hang, hang: hang})
+			continue
+		}
+		last := t.lines[len(t.lines)-1]
+		// Already visible: only the tabs are left to turn into spaces.
+		text := strings.ReplaceAll(sp.Text, "\t", "    ")
+		if sgr := sp.Style.SGR(); sgr != "" {
+			n := len(last.marks)
+			if n >= 2 && last.marks[n-1] == (mark{at: len(last.text)}) && last.marks[n-2].sgr == sgr {
+				// The style goes on from the piece before.
+				last.marks[n-1].at += len(text)
+			} else {
+				last.marks = append(last.marks, mark{at: len(last.text), sgr: sgr}, mark{at: len(last.text) + len(text)})
+			}
+		}
+		last.text += text
+		last.rows = nil
 	}
 }
 
