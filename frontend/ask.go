@@ -81,6 +81,14 @@ func (a *askSink) Emit(ev orchestrator.Event) {
 	a.side.Emit(ev)
 }
 
+// lineOpen says a line of the answer or of stderr is unfinished.
+func (a *askSink) lineOpen() bool {
+	a.mu.Lock()
+	open := !a.hold && a.wrote && !a.ended
+	a.mu.Unlock()
+	return open || a.side.lineOpen()
+}
+
 func (a *askSink) sawTool(agent string) {
 	if agent == a.agent {
 		a.mu.Lock()
@@ -114,14 +122,20 @@ func Ask(ctx context.Context, question string, opts AskOptions) int {
 		side:    &renderer{out: opts.Stderr, side: opts.Stderr},
 		consent: opts.Consent,
 	}
-	s, err := opts.Session(sink)
+	// While the agent works, a spinner on stderr when it is a terminal.
+	sp := newSpinner(sink, sink.lineOpen, opts.Stderr)
+	s, err := opts.Session(sp)
 	if err != nil {
+		sp.close()
 		ReportError(opts.Stderr, err)
 		return 1
 	}
 	defer s.Close()
+	sink.mu.Lock()
 	sink.hold = s.HoldsAskAnswer()
+	sink.mu.Unlock()
 	read, err := s.Ask(ctx, opts.Agent, question, opts.WithContext, opts.Transcript)
+	sp.close()
 	sink.mu.Lock()
 	defer sink.mu.Unlock()
 	defer func() {

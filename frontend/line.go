@@ -35,6 +35,7 @@ const lineHelp = `Type a question and press Enter. Commands:
   /ask-<agent> <question>             the same
   /ask-with-context-<agent> <question> ask, sending this conversation along
   /mcp                                list the MCP servers and their tools
+  /usage                              the tokens of the last turn and of the session
   /clear                              forget the conversation
   /help                               this list
   /exit                               leave (or Ctrl-D)
@@ -68,7 +69,10 @@ func Line(ctx context.Context, opts LineOptions) int {
 		defer inputMu.Unlock()
 		return askConsent(in, opts.Stdout, !opts.Terminal, req)
 	}
-	s, err := opts.Session(r)
+	// The spinner while a turn waits, on a terminal; the usage for /usage.
+	sp := newSpinner(r, r.lineOpen, opts.Stdout)
+	defer sp.close()
+	s, err := opts.Session(sp)
 	if err != nil {
 		ReportError(opts.Stdout, err)
 		return 1
@@ -103,6 +107,9 @@ func Line(ctx context.Context, opts LineOptions) int {
 			continue
 		case "/mcp":
 			listMCP(opts.Stdout, s.MCPServers())
+			continue
+		case "/usage":
+			fmt.Fprintln(opts.Stdout, sp.usage())
 			continue
 		}
 		if quit := runCancellable(ctx, func(ctx context.Context) { s.Prompt(ctx, line) }); quit {

@@ -39,7 +39,11 @@ func Print(ctx context.Context, question string, opts PrintOptions) int {
 	}
 	r := &renderer{out: opts.Stdout, side: opts.Stderr, displayHooks: opts.DisplayHooks, displayCommands: opts.DisplayCommands}
 	r.useTerminal()
-	s, err := opts.Session(r)
+	// The spinner goes where the tool lines go: stderr, when it is a
+	// terminal.
+	sp := newSpinner(r, r.lineOpen, opts.Stderr)
+	defer sp.close()
+	s, err := opts.Session(sp)
 	if err != nil {
 		ReportError(opts.Stderr, err)
 		return 1
