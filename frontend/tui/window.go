@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"time"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -71,10 +73,15 @@ type window struct {
 	quit, leaving bool
 	exit          int
 	panicked      *turnPanic
+
+	// prog follows what the turn waits on and the turns' usage, for the
+	// status line; now is the clock it reads.
+	prog frontend.Progress
+	now  func() time.Time
 }
 
 func newWindow(ctx context.Context, msgs chan any, done chan struct{}, displayHooks, displayCommands bool) *window {
-	w := &window{ctx: ctx, msgs: msgs, done: done}
+	w := &window{ctx: ctx, msgs: msgs, done: done, now: time.Now}
 	w.tr.displayHooks, w.tr.displayCommands = displayHooks, displayCommands
 	return w
 }
@@ -87,6 +94,9 @@ func (w *window) run(keys <-chan input, winch, stops <-chan os.Signal, size func
 	w.scr.resize(size())
 	w.draw()
 	stop := w.ctx.Done()
+	// While a turn waits, the status line's elapsed time moves.
+	tick := time.NewTicker(statusTick)
+	defer tick.Stop()
 	for !w.quit {
 		select {
 		case <-stop:
@@ -100,6 +110,10 @@ func (w *window) run(keys <-chan input, winch, stops <-chan os.Signal, size func
 			}
 			for _, k := range w.dec.feed(in.b) {
 				w.key(k)
+			}
+		case <-tick.C:
+			if !w.running {
+				continue
 			}
 		case <-winch:
 			w.scr.resize(size())
@@ -127,6 +141,7 @@ func (w *window) run(keys <-chan input, winch, stops <-chan os.Signal, size func
 func (w *window) message(m any) {
 	switch m := m.(type) {
 	case orchestrator.Event:
+		w.prog.Observe(m, w.now())
 		w.tr.event(m)
 	case *consentAsk:
 		w.consents = append(w.consents, m)
@@ -247,6 +262,10 @@ func (w *window) key(k key) {
 	}
 }
 
+// statusTick is how often the status line is redrawn while a turn runs:
+// its elapsed time shows tenths of a second.
+const statusTick = 100 * time.Millisecond
+
 // status is the status line's text.
 func (w *window) status() string {
 	s := " "
@@ -264,7 +283,14 @@ func (w *window) status() string {
 	case w.cancelled:
 		return s + "cancelling… · Ctrl-C again leaves now"
 	case w.running:
+		if wait := w.prog.Waiting(w.now()); wait != "" {
+			return s + frontend.Visible(wait) + " · Esc cancels"
+		}
 		return s + "running · Esc cancels"
+	}
+	if u, ok := w.prog.LastUsage(); ok {
+		s += "idle · " + frontend.UsageLine(u) + " · "
+		return s + "Enter sends · /help · Ctrl-D leaves"
 	}
 	return s + "idle · Enter sends · PgUp/PgDn scroll · /help · Ctrl-D leaves"
 }
