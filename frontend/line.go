@@ -22,8 +22,11 @@ type LineOptions struct {
 	Banner func(*orchestrator.Session) string
 	Stdin  io.ReadCloser
 	Stdout io.Writer
+	// Stderr gets the errors: a turn's, a refused command, a session that
+	// cannot start.
+	Stderr io.Writer
 	// Terminal says stdin is a terminal: lines are edited and kept in
-	// HistoryFile.
+	// HistoryFile. Otherwise a failed turn makes the exit code 1.
 	Terminal    bool
 	HistoryFile string
 	// DisplayHooks and DisplayCommands are the configuration's.
@@ -42,13 +45,16 @@ const lineHelp = `Type a question and press Enter. Commands:
 Ctrl-C cancels the running turn; a second Ctrl-C leaves.`
 
 // Line runs the interactive line mode until /exit or the end of input and
-// returns the exit code.
+// returns the exit code: 0, or 1 when stdin is not a terminal and a turn
+// failed or a command was refused, so that a script sees it.
 func Line(ctx context.Context, opts LineOptions) int {
+	// Everything the line mode shows is for a person.
+	opts.Stderr = newVisibleWriter(opts.Stderr)
 	var in lineReader
 	if opts.Terminal {
 		tr, err := newTerminalReader(opts.HistoryFile, opts.Stdin, opts.Stdout)
 		if err != nil {
-			fmt.Fprintf(opts.Stdout, "mm: line editing unavailable (%v); reading plain lines\n", err)
+			fmt.Fprintf(opts.Stderr, "mm: line editing unavailable (%v); reading plain lines\n", err)
 			in = newPipeReader(opts.Stdin)
 		} else {
 			in = tr
@@ -58,10 +64,9 @@ func Line(ctx context.Context, opts LineOptions) int {
 	}
 	defer in.Close()
 
-	// Everything the line mode shows is for a person.
 	opts.Stdout = newVisibleWriter(opts.Stdout)
 	var inputMu sync.Mutex // a consent question and the prompt never read at once
-	r := &renderer{out: opts.Stdout, side: opts.Stdout, prefix: true, alwaysGear: true,
+	r := &renderer{out: opts.Stdout, side: opts.Stdout, errs: opts.Stderr, prefix: true, alwaysGear: true,
 		displayHooks: opts.DisplayHooks, displayCommands: opts.DisplayCommands}
 	r.useTerminal()
 	r.consent = func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
@@ -74,7 +79,7 @@ func Line(ctx context.Context, opts LineOptions) int {
 	defer sp.close()
 	s, err := opts.Session(sp)
 	if err != nil {
-		ReportError(opts.Stdout, err)
+		ReportError(opts.Stderr, err)
 		return 1
 	}
 	defer s.Close()
@@ -83,6 +88,14 @@ func Line(ctx context.Context, opts LineOptions) int {
 		fmt.Fprintln(opts.Stdout, "⚠ "+w)
 	}
 
+	// failed says a turn failed or a command was refused.
+	failed := false
+	exit := func() int {
+		if failed && !opts.Terminal {
+			return 1
+		}
+		return 0
+	}
 	for {
 		line, err := in.ReadLine("› ")
 		switch {
@@ -90,14 +103,14 @@ func Line(ctx context.Context, opts LineOptions) int {
 			fmt.Fprintln(opts.Stdout, "(Ctrl-D or /exit leaves)")
 			continue
 		case err != nil:
-			return 0
+			return exit()
 		}
 		line = strings.TrimSpace(line)
 		switch line {
 		case "":
 			continue
 		case "/exit", "/quit":
-			return 0
+			return exit()
 		case "/help":
 			fmt.Fprintln(opts.Stdout, lineHelp)
 			continue
@@ -112,10 +125,23 @@ func Line(ctx context.Context, opts LineOptions) int {
 			fmt.Fprintln(opts.Stdout, sp.usage())
 			continue
 		}
-		if quit := runCancellable(ctx, func(ctx context.Context) { s.Prompt(ctx, line) }); quit {
+		if refusal := UnknownCommand(line, lineHelp, s.Commands()); refusal != "" {
+			fmt.Fprintln(opts.Stderr, "mm: "+refusal)
+			failed = true
+			continue
+		}
+		var turnErr error
+		quit := runCancellable(ctx, func(ctx context.Context) {
+			// A turn the person cancelled did not fail.
+			if err := s.Prompt(ctx, line); ctx.Err() == nil {
+				turnErr = err
+			}
+		})
+		if quit {
 			fmt.Fprintln(opts.Stdout)
 			return 130
 		}
+		failed = failed || turnErr != nil
 	}
 }
 

@@ -19,8 +19,9 @@ import (
 type renderer struct {
 	mu sync.Mutex
 	// out gets the answer; side gets tool lines, nested answers and reports
-	// (the same writer in the line mode; stderr in -p).
-	out, side io.Writer
+	// (the same writer in the line mode; stderr in -p); errs, when set, the
+	// error that ended a turn (the line mode's stderr), else side does.
+	out, side, errs io.Writer
 	// prefix starts each piece of answer ("🤖 " in the line mode).
 	prefix          bool
 	displayHooks    bool
@@ -46,7 +47,7 @@ type renderer struct {
 	// colours (useTerminal): the renderer then makes text visible itself
 	// and writes to the terminal under the visibleWriter, so that its own
 	// escapes go through.
-	styleOut, styleSide bool
+	styleOut, styleSide, styleErrs bool
 }
 
 // Select Graphic Rendition sequences of the line mode's colours.
@@ -71,6 +72,7 @@ func (r *renderer) useTerminal() {
 		return
 	}
 	r.styleOut, r.styleSide = isTerminal(r.out), isTerminal(r.side)
+	r.styleErrs = r.errs != nil && isTerminal(r.errs)
 }
 
 // isTerminal says w is a terminal (under its visibleWriter, if any).
@@ -89,7 +91,7 @@ func underVisible(w io.Writer) io.Writer {
 
 // styled says w is one of r's writers that gets colours.
 func (r *renderer) styled(w io.Writer) bool {
-	return w == r.out && r.styleOut || w == r.side && r.styleSide
+	return w == r.out && r.styleOut || w == r.side && r.styleSide || w == r.errs && r.styleErrs
 }
 
 // say writes the line s to w, painted with sgr when w gets colours; s is
@@ -202,7 +204,11 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 func (r *renderer) endTurn(e orchestrator.TurnEnded) {
 	r.closeLine()
 	if e.Err != nil {
-		r.say(r.side, sgrRed, fmt.Sprintf("mm: %v", e.Err))
+		w := r.side
+		if r.errs != nil {
+			w = r.errs
+		}
+		r.say(w, sgrRed, fmt.Sprintf("mm: %v", e.Err))
 	}
 	hooks := e.Hooks
 	if !r.displayHooks {

@@ -222,7 +222,7 @@ func runRoot(ctx context.Context, end *ending, f flags, args []string) int {
 	defer closeStdin()
 	return frontend.Line(ctx, frontend.LineOptions{
 		Session: session(false), Banner: banner,
-		Stdin: stdin, Stdout: os.Stdout, Terminal: stdinTTY,
+		Stdin: stdin, Stdout: os.Stdout, Stderr: os.Stderr, Terminal: stdinTTY,
 		HistoryFile:  historyFile(),
 		DisplayHooks: cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
 	})

@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mm-agent/mm/frontend"
 )
 
 const help = `Type a question and press Enter. Commands:
@@ -54,6 +56,11 @@ func (w *window) enter() {
 	case "/mcp":
 		w.tr.notice(mcpList(w.s))
 	default:
+		if refusal := frontend.UnknownCommand(line, help, w.s.Commands()); refusal != "" {
+			w.tr.question(line)
+			w.tr.add(styleFailed, "", "   ", "mm: "+refusal)
+			return
+		}
 		w.tr.question(line)
 		w.startTurn(line)
 	}

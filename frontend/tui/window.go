@@ -16,6 +16,7 @@ type session interface {
 	Prompt(ctx context.Context, text string) error
 	Clear()
 	MCPServers() []orchestrator.MCPStatus
+	Commands() []orchestrator.Command
 }
 
 // input is what the terminal reader read, or why it stopped.

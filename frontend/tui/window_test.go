@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -26,6 +27,7 @@ func (f *fakeSession) Prompt(ctx context.Context, text string) error {
 }
 func (f *fakeSession) Clear()                               { f.cleared = true }
 func (f *fakeSession) MCPServers() []orchestrator.MCPStatus { return nil }
+func (f *fakeSession) Commands() []orchestrator.Command     { return nil }
 
 // testWindow is a window whose loop the test runs by hand: it types keys
 // and hands over the session's messages itself, so that every step is in
@@ -274,6 +276,27 @@ func TestWindowCommands(t *testing.T) {
 	tw.typeKeys("/help\r")
 	if got := tw.tr.lines[3].text; got != "Type a question and press Enter. Commands:" {
 		t.Errorf("/help starts with %q", got)
+	}
+}
+
+// TestWindowUnknownCommand: a slash command the window does not know is
+// refused with the known ones, not sent to the model; a path is a question.
+func TestWindowUnknownCommand(t *testing.T) {
+	var asked []string
+	tw := newTestWindow(t, func(ctx context.Context, k sink, text string) { asked = append(asked, text) })
+	tw.typeKeys("/hlep\r")
+	// The known commands are those the help lists, whatever it lists.
+	want := []string{"› /hlep", "mm: " + frontend.UnknownCommand("/hlep", help, nil)}
+	if got := tw.lines(); !slices.Equal(got, want) || !strings.Contains(want[1], "/clear, /abort, /help, /exit)") {
+		t.Errorf("transcript\n got %q\nwant %q", got, want)
+	}
+	if tw.running || len(asked) > 0 {
+		t.Errorf("/hlep started a turn (asked %q)", asked)
+	}
+	tw.typeKeys("/etc/hosts?\r")
+	tw.handleUntil("the end of the turn", isDone)
+	if !slices.Equal(asked, []string{"/etc/hosts?"}) {
+		t.Errorf("the model was asked %q, want the path as a question", asked)
 	}
 }
 

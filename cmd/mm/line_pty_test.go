@@ -1,0 +1,71 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPrintCtrlC: Ctrl-C typed at the terminal while mm -p streams a slow
+// answer ends mm with exit status 130, as a shell reports a command
+// SIGINT ended.
+func TestPrintCtrlC(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"agent.yaml": "model: script/script.yaml\n",
+		"script.yaml": `rules:
+  - delay: 1s
+    pieces: 30
+    say: this answer takes thirty seconds to finish and should never be seen whole
+`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	term := startTerminal(t, dir, "-p", "slow please")
+	term.waitFor("this")
+	term.send("\x03")
+	done := make(chan error, 1)
+	go func() { done <- term.cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+			t.Errorf("mm -p ended with %v after Ctrl-C, want exit status 130", err)
+		}
+	case <-time.After(outliveWithin):
+		t.Fatalf("mm -p still runs %v after Ctrl-C", outliveWithin)
+	}
+}
+
+// TestLineModeUnknownCommandTerminal: at the terminal, an unknown /command
+// is refused with the known ones and the model is not asked; the line
+// mode goes on.
+func TestLineModeUnknownCommandTerminal(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "agent.yaml"), []byte("model: echo/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	term := startTerminal(t, dir, "--model", "echo/other")
+	term.waitFor("mm devel | config: agent.yaml | model: echo/other | yolo: off")
+	term.waitFor("› ")
+	term.send("/hlep\r")
+	term.waitFor("mm: unknown command /hlep (known: /ask, /mcp, ")
+	term.waitFor("/help, /exit); to ask the model about it, start the line with another word")
+	term.send("still here\r")
+	term.waitFor("🤖 still here")
+	term.mu.Lock()
+	asked := strings.Contains(term.out.String(), "🤖 /hlep")
+	term.mu.Unlock()
+	if asked {
+		t.Error("the model was asked /hlep")
+	}
+	term.send("/exit\r")
+	term.waitExit()
+}
