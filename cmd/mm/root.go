@@ -51,7 +51,8 @@ func run(ctx context.Context, end *ending, args []string) int {
   mm --ask <agent> "question"      one hand-off to an agent of mmConfigs
   mm -acp                          an Agent Client Protocol agent over stdio
   mm -tui                          the full-screen window
-  mm check                         validate a configuration and the agents it may ask`,
+  mm check                         validate a configuration and the agents it may ask
+  mm init                          write a starter agent.yaml for a model of a local server`,
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -75,7 +76,7 @@ func run(ctx context.Context, end *ending, args []string) int {
 	fl.BoolVar(&f.tui, "tui", false, "the full-screen window")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "what -p and --ask write on stdout: text, json or stream-json")
 	fl.BoolVar(&f.version, "version", false, "print mm's version (as mm version does)")
-	root.AddCommand(checkCmd(&f), versionCmd(), hooksCmd(&f))
+	root.AddCommand(checkCmd(&f), versionCmd(), hooksCmd(&f), initCmd(&f))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
