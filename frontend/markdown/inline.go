@@ -105,10 +105,18 @@ func construct(line string, i int, complete bool, base Style) (spans []Span, end
 	return inner, j + n, false
 }
 
+// maxSpan bounds how far a closing delimiter is looked for: an emphasis,
+// a code span or a link longer than this is taken as text. Without it a
+// long line of openers that never close costs time quadratic in the line.
+const maxSpan = 1024
+
 // closing finds the first run of exactly n c at or after from that ok
 // accepts: its index, or -1 and whether a later character may still make
 // one (the line is not complete).
 func closing(line string, from int, c byte, n int, complete bool, ok func(int) bool) (int, bool) {
+	if len(line) > from+maxSpan {
+		line, complete = line[:from+maxSpan], true
+	}
 	for j := from; j < len(line); {
 		if line[j] != c {
 			j++
@@ -157,6 +165,9 @@ func closes(line string, j, n int) bool {
 // link renders [text](url) at line[i]: the text underlined, then the
 // address dim when it is not the text itself.
 func link(line string, i int, complete bool, base Style) (spans []Span, end int, wait bool) {
+	if len(line) > i+maxSpan {
+		line, complete = line[:i+maxSpan], true
+	}
 	close := strings.IndexByte(line[i+1:], ']')
 	if close < 0 {
 		return nil, 0, !complete

@@ -130,3 +130,25 @@ func TestEscapesVisible(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// FuzzStream: no input makes the renderer panic, none shows a raw control
+// character, and a cut anywhere changes nothing.
+func FuzzStream(f *testing.F) {
+	for _, s := range []string{"# a\n", "**a *b* c**", "| a |\n|---|\n| b |\n", "```go\n`x\n```", "[a](b) `c` ~~d~~ \\*", "1. x\n> y\n---\n"} {
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, md string, cut int) {
+		if cut < 0 || cut > len(md) {
+			cut = len(md) / 2
+		}
+		whole := render(md)
+		if got := render(md[:cut], md[cut:]); got != whole {
+			t.Fatalf("cut at %d:\n got %q\nwant %q", cut, got, whole)
+		}
+		for _, r := range whole {
+			if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f {
+				t.Fatalf("a control character %U in %q", r, whole)
+			}
+		}
+	})
+}
