@@ -3,7 +3,9 @@ package frontend
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/chzyer/readline"
@@ -23,6 +25,9 @@ type lineReader interface {
 
 type terminalReader struct{ rl *readline.Instance }
 
+// newTerminalReader edits lines on the terminal, keeping them in
+// historyFile ("" for none), which stays HistoryMode also after readline
+// rewrites it (as a new file) to trim it.
 func newTerminalReader(historyFile string, stdin io.ReadCloser, stdout io.Writer) (lineReader, error) {
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:            "› ",
@@ -36,8 +41,18 @@ func newTerminalReader(historyFile string, stdin io.ReadCloser, stdout io.Writer
 	if err != nil {
 		return nil, err
 	}
+	if historyFile != "" {
+		if err := os.Chmod(historyFile, HistoryMode); err != nil {
+			rl.Close()
+			return nil, fmt.Errorf("keep the line history in %s: %w", historyFile, err)
+		}
+	}
 	return &terminalReader{rl: rl}, nil
 }
+
+// HistoryMode is the line history's: what a person typed, a key pasted
+// into a question among it, is theirs alone.
+const HistoryMode = 0o600
 
 func (t *terminalReader) ReadLine(prompt string) (string, error) {
 	t.rl.SetPrompt(prompt)

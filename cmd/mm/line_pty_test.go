@@ -69,3 +69,56 @@ func TestLineModeUnknownCommandTerminal(t *testing.T) {
 	term.send("/exit\r")
 	term.waitExit()
 }
+
+// TestLineHistoryPrivate: the line mode's history is a file 0600 in a
+// folder 0700, whether mm creates them or finds them open to others (an
+// older mm's), and stays 0600 after readline rewrites it to trim it (over
+// its 500 lines).
+func TestLineHistoryPrivate(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, folder string)
+	}{
+		{"new", func(*testing.T, string) {}},
+		{"open to others", func(t *testing.T, folder string) {
+			if err := os.MkdirAll(folder, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(folder, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			old := strings.Repeat("an old question\n", 600)
+			if err := os.WriteFile(filepath.Join(folder, "history"), []byte(old), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "agent.yaml"), []byte("model: echo/main\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			folder := filepath.Join(dir, ".cache", "mm")
+			tc.setup(t, folder)
+			term := startTerminal(t, dir)
+			term.waitFor("› ")
+			term.send("remember this\r")
+			term.waitFor("🤖 remember this")
+			term.send("/exit\r")
+			term.waitExit()
+			for path, want := range map[string]os.FileMode{folder: 0o700, filepath.Join(folder, "history"): 0o600} {
+				fi, err := os.Stat(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := fi.Mode().Perm(); got != want {
+					t.Errorf("%s has mode %#o, want %#o", path, got, want)
+				}
+			}
+			b, err := os.ReadFile(filepath.Join(folder, "history"))
+			if err != nil || !strings.Contains(string(b), "remember this\n") {
+				t.Errorf("the history holds %d bytes without the line typed (%v)", len(b), err)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,27 +220,79 @@ func runRoot(ctx context.Context, end *ending, f flags, args []string) int {
 		fmt.Fprintf(os.Stderr, "mm: unexpected arguments %q: use mm -p \"<question>\" for one question\n", strings.Join(args, " "))
 		return 2
 	}
+	hist := ""
+	if stdinTTY {
+		hist = historyFile(os.Stderr)
+	}
 	stdin, closeStdin := lineInput(ctx)
 	defer closeStdin()
 	return frontend.Line(ctx, frontend.LineOptions{
 		Session: session(false), Banner: banner,
 		Stdin: stdin, Stdout: os.Stdout, Stderr: os.Stderr, Terminal: stdinTTY,
-		HistoryFile:  historyFile(),
+		HistoryFile:  hist,
 		DisplayHooks: cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
 	})
 }
 
-// historyFile is where the line mode keeps its history, or "" for none.
-func historyFile() string {
+// historyFile is where the line mode keeps its history: mm/history in the
+// user's cache folder, a folder only its owner may enter (0700, made so if
+// an older mm or another program left it open); "" for none, the reason
+// said on stderr. The file is frontend.HistoryMode.
+func historyFile(stderr io.Writer) string {
 	dir, err := os.UserCacheDir()
+	if err == nil {
+		dir = filepath.Join(dir, "mm")
+		err = privateDir(dir)
+	}
 	if err != nil {
+		fmt.Fprintf(stderr, "mm: no line history: %v\n", err)
 		return ""
 	}
-	dir = filepath.Join(dir, "mm")
-	if os.MkdirAll(dir, 0o700) != nil {
+	path := filepath.Join(dir, "history")
+	if err := privateFile(path); err != nil {
+		fmt.Fprintf(stderr, "mm: no line history: %s: %v\n", path, err)
 		return ""
 	}
-	return filepath.Join(dir, "history")
+	return path
+}
+
+// privateFile creates path with frontend.HistoryMode, or gives an existing
+// file that mode; a path that is not a regular file is refused.
+func privateFile(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, frontend.HistoryMode)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return errors.New("not a regular file")
+	case fi.Mode().Perm() != frontend.HistoryMode:
+		return os.Chmod(path, frontend.HistoryMode)
+	}
+	return nil
+}
+
+// privateDir creates dir with mode 0700, or gives an existing folder that
+// mode.
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	fi, err := os.Lstat(dir)
+	switch {
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a folder", dir)
+	case fi.Mode().Perm() != 0o700:
+		return os.Chmod(dir, 0o700)
+	}
+	return nil
 }
 
 // readStdin reads a question or a conversation from stdin, up to what one
