@@ -12,9 +12,9 @@ import (
 const markdownAnswer = "# Plan\n\nUse **this**:\n\n```go\nfunc main() {}\n```\n"
 
 // TestMarkdownOnTerminal: in the line mode on a terminal an answer is
-// rendered as markdown, a heading bold and a code block highlighted; mm -p
-// on a pipe writes it as the model wrote it, and so does the line mode
-// with NO_COLOR.
+// rendered as markdown, a heading bold and a code block highlighted, and
+// so it is by mm -p on a terminal; mm -p on a pipe writes it as the model
+// wrote it, and so do the line mode and mm -p with NO_COLOR.
 func TestMarkdownOnTerminal(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -48,6 +48,10 @@ func TestMarkdownOnTerminal(t *testing.T) {
 	if string(out) != markdownAnswer {
 		t.Errorf("mm -p on a pipe wrote %q, want %q", out, markdownAnswer)
 	}
+
+	term = startTerminal(t, dir, "-p", "plan")
+	term.waitFor("\x1b[1;4;35mPlan\x1b[0m\r\n\r\nUse \x1b[1mthis\x1b[0m:")
+	term.waitExit()
 
 	t.Setenv("NO_COLOR", "1")
 	term = startTerminal(t, dir)
