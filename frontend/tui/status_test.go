@@ -35,7 +35,7 @@ func TestStatusWaits(t *testing.T) {
 	}
 	tw.message(orchestrator.TurnEnded{Usage: orchestrator.Usage{Calls: 1, Reported: 1, InputTokens: 310, OutputTokens: 42, Generation: 512900 * time.Microsecond}})
 	tw.running = false
-	want := " script/x.yaml · idle · 310 tokens in · 42 out · 81.9 tokens/s · 1 model call · Enter sends · /help · Ctrl-D leaves"
+	want := " script/x.yaml · idle · Enter sends · /help · Ctrl-D leaves · 310 tokens in · 42 out · 81.9 tokens/s · 1 model call"
 	if got := tw.status(); got != want {
 		t.Errorf("status after the turn\n got %q\nwant %q", got, want)
 	}

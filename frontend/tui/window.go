@@ -290,8 +290,7 @@ func (w *window) status() string {
 		return s + "running · Esc cancels"
 	}
 	if u, ok := w.prog.LastUsage(); ok {
-		s += "idle · " + frontend.UsageLine(u) + " · "
-		return s + "Enter sends · /help · Ctrl-D leaves"
+		return s + "idle · Enter sends · /help · Ctrl-D leaves · " + frontend.UsageLine(u)
 	}
 	return s + "idle · Enter sends · PgUp/PgDn scroll · /help · Ctrl-D leaves"
 }
