@@ -8,6 +8,7 @@ import (
 	"io"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mm-agent/mm/orchestrator"
 )
@@ -168,7 +169,28 @@ func (j *jsonSink) line(v any) {
 		b.Reset()
 		enc.Encode(jsonNotice{Type: "notice", Kind: "warning", Text: "mm: cannot encode an event: " + err.Error()})
 	}
-	j.out.Write(b.Bytes())
+	j.out.Write(terminalSafe(b.Bytes()))
+}
+
+// terminalSafe escapes, in encoded JSON, the characters encoding/json
+// leaves as they are but a terminal obeys or a person misreads — DEL, the
+// C1 controls, the bidi controls — as \uXXXX: the JSON decodes to the same
+// text, and stays harmless when a person runs mm -p --output-format json on
+// a terminal. They can only be inside strings; encoding/json has already
+// escaped the C0 controls and made the text valid UTF-8.
+func terminalSafe(b []byte) []byte {
+	if !needsEscape(string(b)) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for _, r := range string(b) {
+		if r == 0x7f || r >= 0x80 && r < 0xa0 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+			out = fmt.Appendf(out, `\u%04x`, r)
+			continue
+		}
+		out = utf8.AppendRune(out, r)
+	}
+	return out
 }
 
 // begin opens the stream once the session is ready.
