@@ -75,11 +75,6 @@ type Usage struct {
 	Generation time.Duration
 }
 
-// Add is u and v together: the usage of two model calls.
-func (u Usage) Add(v Usage) Usage {
-	return Usage{InputTokens: u.InputTokens + v.InputTokens, OutputTokens: u.OutputTokens + v.OutputTokens, Generation: u.Generation + v.Generation}
-}
-
 // Model is a chat model. Stream calls onText with each piece of text as it
 // arrives (onText may be nil) and returns the whole reply once the model is done.
 // Cancelling ctx ends Stream promptly with an error that wraps ctx.Err(). On
