@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -21,11 +19,7 @@ func TestLineModeColours(t *testing.T) {
         args: {command: exit 3}
 `,
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	term := startTerminal(t, dir, "--yolo")
 	term.waitFor("› ")
 	term.send("go\r")

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 )
 
@@ -24,11 +23,7 @@ func TestMarkdownOnTerminal(t *testing.T) {
     say: "# Plan\n\nUse **this**:\n\n` + "```go\\nfunc main() {}\\n```" + `\n"
 `,
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	term := startTerminal(t, dir)
 	term.waitFor("› ")
 	term.send("plan\r")
@@ -78,11 +73,7 @@ func TestMarkdownInWindow(t *testing.T) {
     say: "# Plan\n\n` + "```go\\nfunc main() {}\\n```" + `\n"
 `,
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	term := startTerminal(t, dir, "-tui")
 	term.waitFor("› ")
 	term.send("plan\r")

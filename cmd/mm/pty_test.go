@@ -110,11 +110,7 @@ func TestLineModeTerminal(t *testing.T) {
   - say: "quick: {{question}}"
 `,
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	term := startTerminal(t, dir)
 	term.waitFor("mm devel | config: agent.yaml | model: script/script.yaml | yolo: off")
 	term.waitFor("› ")
@@ -163,11 +159,7 @@ func TestTerminalShowsControlsVisibly(t *testing.T) {
   - say: "\e]0;owned\a\e[2Jred \u202Eevil"
 `,
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	const keys = "? [y] yes once  [n] no  [a] always for bash  [v] never for bash"
 	const shownText = `\x1b]0;owned\x07\x1b[2Jred \u202eevil`
 	raw := []string{"#\x1b[2K", "\x1b]0;owned", "\x1b[2Jred", "\u202e"}
@@ -198,6 +190,13 @@ func TestTerminalShowsControlsVisibly(t *testing.T) {
 		term.waitExit()
 		term.hasNone(raw...)
 	}
+}
+
+// since is what the terminal has shown since mark.
+func (term *terminal) since(mark int) string {
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	return term.out.String()[mark:]
 }
 
 // hasNone fails if the screen so far holds any of texts.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -25,17 +24,12 @@ func (term *terminal) waitSince(mark int, text string) {
 	term.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
-		term.mu.Lock()
-		got := term.out.String()[mark:]
-		term.mu.Unlock()
-		if strings.Contains(got, text) {
+		if strings.Contains(term.since(mark), text) {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	term.mu.Lock()
-	defer term.mu.Unlock()
-	term.t.Fatalf("the terminal never showed %q; after the mark it shows:\n%q", text, term.out.String()[mark:])
+	term.t.Fatalf("the terminal never showed %q; after the mark it shows:\n%q", text, term.since(mark))
 }
 
 // TestWindowTerminal drives mm -tui through a pseudo-terminal: the banner
@@ -73,11 +67,7 @@ esac
   - say: "quick: {{question}}"
 `,
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	const banner = "mm devel | config: agent.yaml | model: script/script.yaml | yolo: off | hooks: preGeneration×1 preToolCall×1"
 	term := startTerminal(t, dir, "-tui")
 	term.waitFor("\x1b[?1049h")
@@ -142,11 +132,7 @@ func TestWindowSlowTerminal(t *testing.T) {
 		"c.yaml":      "model: script/script.yaml\n",
 		"script.yaml": "rules:\n  - pieces: 5000\n    say: " + strings.Repeat("x", 25_000) + " THE-END\n",
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	term := startTerminal(t, dir, "-tui")
 	term.waitFor("Enter sends")
 	m := term.mark()
@@ -157,10 +143,7 @@ func TestWindowSlowTerminal(t *testing.T) {
 	term.resume()
 	term.waitSince(m, "THE-END")
 	term.waitSince(m, "idle ·")
-	term.mu.Lock()
-	failed := strings.Contains(term.out.String()[m:], "exited")
-	term.mu.Unlock()
-	if failed {
+	if strings.Contains(term.since(m), "exited") {
 		t.Error("the hand-off failed while the terminal was not read")
 	}
 	term.send("/exit\r")
