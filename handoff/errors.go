@@ -5,16 +5,32 @@ import (
 	"strings"
 )
 
-// UnknownAgentError is an ask to a name mmConfigs does not have.
-func UnknownAgentError(name string, known []string) error {
-	k := strings.Join(known, ", ")
+// UnknownAgentError is an ask to a name mmConfigs does not have. A caller
+// tells it apart with errors.As.
+type UnknownAgentError struct {
+	// Name is the agent asked for.
+	Name string
+	// Known are the names mmConfigs has, in the order they are listed.
+	Known []string
+}
+
+func (e *UnknownAgentError) Error() string {
+	k := strings.Join(e.Known, ", ")
 	if k == "" {
 		k = "none: add mmConfigs to the configuration"
 	}
-	return fmt.Errorf("no agent %q in mmConfigs (known: %s)", name, k)
+	return fmt.Sprintf("no agent %q in mmConfigs (known: %s)", e.Name, k)
 }
 
-// DepthError is an ask that would run deeper than maxAskDepth.
-func DepthError(name string, depth, max int) error {
-	return fmt.Errorf("ask refused: %s would run at depth %d, beyond maxAskDepth %d", name, depth, max)
+// DepthError is an ask that would run deeper than maxAskDepth. A caller
+// tells it apart with errors.As.
+type DepthError struct {
+	// Name is the agent asked for.
+	Name string
+	// Depth is the depth the ask would run at; Max is maxAskDepth.
+	Depth, Max int
+}
+
+func (e *DepthError) Error() string {
+	return fmt.Sprintf("ask refused: %s would run at depth %d, beyond maxAskDepth %d", e.Name, e.Depth, e.Max)
 }

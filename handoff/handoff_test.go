@@ -59,8 +59,8 @@ func TestTexts(t *testing.T) {
 		{Summary("expert", 12, false), "expert answered (12 characters)"},
 		{Summary("expert", 3, true), "expert answered; a hook replaced the answer (3 characters)"},
 		{ReplacedNotice("expert"), "🪝 postAsk: expert's answer was replaced by a hook — the asking agent reads the new one"},
-		{UnknownAgentError("x", []string{"a", "b"}).Error(), `no agent "x" in mmConfigs (known: a, b)`},
-		{DepthError("expert", 4, 3).Error(), "ask refused: expert would run at depth 4, beyond maxAskDepth 3"},
+		{(&UnknownAgentError{Name: "x", Known: []string{"a", "b"}}).Error(), `no agent "x" in mmConfigs (known: a, b)`},
+		{(&DepthError{Name: "expert", Depth: 4, Max: 3}).Error(), "ask refused: expert would run at depth 4, beyond maxAskDepth 3"},
 		{ToolOutput("short"), "short"},
 	}
 	for _, tt := range tests {

@@ -60,10 +60,10 @@ func (s *Session) handOff(ctx context.Context, t *turn, req askRequest) askResul
 func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest) askResult {
 	path, ok := s.cfg.Agents[req.agent]
 	if !ok {
-		return askResult{err: handoff.UnknownAgentError(req.agent, s.cfg.AgentNames())}
+		return askResult{err: &handoff.UnknownAgentError{Name: req.agent, Known: s.cfg.AgentNames()}}
 	}
 	if d := s.depth + 1; d > s.maxDepth {
-		return askResult{err: handoff.DepthError(req.agent, d, s.maxDepth)}
+		return askResult{err: &handoff.DepthError{Name: req.agent, Depth: d, Max: s.maxDepth}}
 	}
 	ask := handoff.Ask{
 		Agent:       req.agent,

@@ -1,0 +1,42 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/mm-agent/mm/handoff"
+	"github.com/mm-agent/mm/mmconfigs"
+)
+
+// TestAskErrorsAreTypes: an ask to an unknown agent and an ask too deep end
+// in errors a caller tells apart with errors.As, worded as before.
+func TestAskErrorsAreTypes(t *testing.T) {
+	t.Run("unknown agent", func(t *testing.T) {
+		s := newTestSession(t, nil, &fakeModel{}, &recSink{})
+		_, err := s.Ask(context.Background(), "nobody", "why?", false, "")
+		var ue *handoff.UnknownAgentError
+		if !errors.As(err, &ue) || ue.Name != "nobody" {
+			t.Fatalf("Ask = %v, want an UnknownAgentError for nobody", err)
+		}
+		if want := `no agent "nobody" in mmConfigs (known: none: add mmConfigs to the configuration)`; err.Error() != want {
+			t.Errorf("error %q, want %q", err, want)
+		}
+	})
+	t.Run("too deep", func(t *testing.T) {
+		dir := t.TempDir()
+		cfg := mmconfigs.Default(dir, func(string) string { return "" })
+		cfg.Agents = map[string]string{"expert": filepath.Join(dir, "expert.yaml")}
+		s := newTestSession(t, cfg, &fakeModel{}, &recSink{})
+		s.maxDepth = 0
+		_, err := s.Ask(context.Background(), "expert", "why?", false, "")
+		var de *handoff.DepthError
+		if !errors.As(err, &de) || de.Name != "expert" || de.Depth != 1 || de.Max != 0 {
+			t.Fatalf("Ask = %v, want a DepthError for expert at depth 1", err)
+		}
+		if want := "ask refused: expert would run at depth 1, beyond maxAskDepth 0"; err.Error() != want {
+			t.Errorf("error %q, want %q", err, want)
+		}
+	})
+}
