@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mm-agent/mm/handoff"
+	"github.com/mm-agent/mm/llm"
 	"github.com/mm-agent/mm/mmconfigs"
 )
 
@@ -39,4 +40,28 @@ func TestAskErrorsAreTypes(t *testing.T) {
 			t.Errorf("error %q, want %q", err, want)
 		}
 	})
+}
+
+// stuckModel answers once its context ends, with the context's error.
+type stuckModel struct{}
+
+func (stuckModel) Stream(ctx context.Context, _ llm.Request, _ func(string)) (llm.Reply, error) {
+	<-ctx.Done()
+	return llm.Reply{}, ctx.Err()
+}
+
+// TestCancelledUnwrapsToContextCanceled: a turn cut short ends in an error
+// that reads "cancelled" and that errors.Is finds context.Canceled in.
+func TestCancelledUnwrapsToContextCanceled(t *testing.T) {
+	sink := &recSink{}
+	s := newTestSession(t, nil, stuckModel{}, sink)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := s.Prompt(ctx, "hello")
+	if !errors.Is(err, context.Canceled) || err.Error() != "cancelled" {
+		t.Fatalf("Prompt = %v, want \"cancelled\" wrapping context.Canceled", err)
+	}
+	if !errors.Is(errCancelled, context.Canceled) || errCancelled.Error() != "cancelled" {
+		t.Errorf("errCancelled = %v, want \"cancelled\" wrapping context.Canceled", errCancelled)
+	}
 }

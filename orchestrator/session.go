@@ -217,8 +217,16 @@ func withEnv(environ []string, key, value string) []string {
 	return append(out, key+"="+value)
 }
 
-// errCancelled is the error text of a turn or hand-off cut short.
-var errCancelled = errors.New("cancelled")
+// errCancelled is the error of a turn or hand-off cut short: its text is
+// "cancelled" (what hooks and the person read), and it unwraps to
+// context.Canceled, so errors.Is(err, context.Canceled) holds for it.
+var errCancelled error = cancelledError{}
+
+// cancelledError is errCancelled's type.
+type cancelledError struct{}
+
+func (cancelledError) Error() string { return "cancelled" }
+func (cancelledError) Unwrap() error { return context.Canceled }
 
 func describe(ctx context.Context, err error) error {
 	if errors.Is(err, context.Canceled) || ctx.Err() == context.Canceled {
