@@ -179,7 +179,7 @@ func (r *relay) ToolCall(u agentproc.ToolUpdate) {
 }
 
 func (r *relay) Permission(ctx context.Context, req agentproc.PermissionRequest) agentproc.PermissionAnswer {
-	ans := r.s.sink.Consent(ctx, ConsentRequest{Agent: r.chain(req.Agent), ID: req.ID, Tool: req.Tool, Subject: req.Subject, Detail: tools.Subject(req.Input), Input: req.Input})
+	ans := r.s.sink.Consent(ctx, ConsentRequest{Agent: r.chain(req.Agent), ID: req.ID, Tool: req.Tool, Subject: req.Subject, Detail: tools.SubjectWhole(req.Input), Input: req.Input})
 	switch ans {
 	case AllowOnce:
 		return agentproc.AllowOnce

@@ -65,7 +65,7 @@ func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) s
 	}
 	pre := s.hooks.PreToolCall(ctx, hooks.ToolCall{ID: call.ID, Name: call.Name, Input: input}, t.observe)
 	input = pre.Input
-	subject := tools.Summary(call.Name, input)
+	subject := tools.SubjectLine(input)
 	if pre.Deny {
 		out := "[denied by a hook: " + pre.Reason + "]"
 		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: ToolDenied, DeniedBy: "hook", Output: out, Summary: out})
@@ -131,7 +131,7 @@ func (s *Session) consent(ctx context.Context, id, name, subject string, input j
 	case hookAllowed || always:
 		return ""
 	}
-	ans := s.sink.Consent(ctx, ConsentRequest{ID: id, Tool: name, Subject: subject, Detail: tools.Subject(input), Input: input})
+	ans := s.sink.Consent(ctx, ConsentRequest{ID: id, Tool: name, Subject: subject, Detail: tools.SubjectWhole(input), Input: input})
 	switch ans {
 	case AllowOnce:
 		return ""

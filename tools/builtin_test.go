@@ -37,7 +37,28 @@ func TestBuiltins(t *testing.T) {
 	}
 }
 
-func TestSummary(t *testing.T) {
+// TestSubjectWhole: the subject a person approves is the value as the
+// model wrote it, line breaks kept and uncut; only its ends are trimmed.
+func TestSubjectWhole(t *testing.T) {
+	long := strings.Repeat("é", 70)
+	tests := []struct{ name, input, want string }{
+		{"line breaks kept", `{"command": "cat <<EOF\n hi\nEOF"}`, "cat <<EOF\n hi\nEOF"},
+		{"uncut", `{"path": "` + long + `"}`, long},
+		{"ends trimmed", `{"command": "  ls \n"}`, "ls"},
+		{"command before path", `{"path": "p", "command": "c"}`, "c"},
+		{"none of the keys", `{"question": "why?"}`, ""},
+		{"invalid JSON", `{"command": `, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := SubjectWhole(json.RawMessage(tt.input)); got != tt.want {
+				t.Errorf("SubjectWhole(%s) = %q, want %q", tt.input, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSubjectLine(t *testing.T) {
 	long := "echo 0123456789012345678901234567890123456789012345678901234567890123456789"
 	tests := []struct {
 		name, input, want string
@@ -60,8 +81,8 @@ func TestSummary(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Summary("any", json.RawMessage(tt.input)); got != tt.want {
-				t.Errorf("Summary(%s) = %q, want %q", tt.input, got, tt.want)
+			if got := SubjectLine(json.RawMessage(tt.input)); got != tt.want {
+				t.Errorf("SubjectLine(%s) = %q, want %q", tt.input, got, tt.want)
 			}
 		})
 	}

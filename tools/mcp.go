@@ -127,11 +127,7 @@ func startServer(ctx context.Context, srv MCPServer, env Env, timeout time.Durat
 
 // commandLine is the server's command and arguments, for an error line.
 func commandLine(srv MCPServer) string {
-	s := strings.Join(append([]string{srv.Command}, srv.Args...), " ")
-	if r := []rune(s); len(r) > summaryMax {
-		s = string(r[:summaryMax-1]) + "…"
-	}
-	return s
+	return cutLine(strings.Join(append([]string{srv.Command}, srv.Args...), " "))
 }
 
 // connect opens an MCP session over t and lists the server's tools. p is

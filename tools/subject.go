@@ -1,0 +1,52 @@
+package tools
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// subjectLineMax is the longest a subject line may be, in characters: it
+// shares one terminal line with the tool's name and status.
+const subjectLineMax = 60
+
+// SubjectLine returns the subject of a tool call for display on one line:
+// SubjectWhole's value with runs of white space (line breaks included) made
+// one space, and cut to 60 characters, the last one "…" when something was
+// cut. It returns "" when the input has no subject.
+func SubjectLine(input json.RawMessage) string {
+	return cutLine(strings.Join(strings.Fields(SubjectWhole(input)), " "))
+}
+
+// cutLine cuts s to subjectLineMax characters, the last one "…" when
+// something was cut.
+func cutLine(s string) string {
+	if utf8.RuneCountInString(s) <= subjectLineMax {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:subjectLineMax-1]) + "…"
+}
+
+// SubjectWhole returns the subject of a tool call whole, as a person must
+// see it before approving the call: the first of the input's "command",
+// "path", "file_path", "url" and "agent" that is a non-empty string, with
+// its line breaks and every other character as the model wrote them (white
+// space at its ends aside), uncut. It returns "" when the input has none of
+// these. The same keys serve every tool, built-in or MCP.
+func SubjectWhole(input json.RawMessage) string {
+	obj, err := inputObject(input)
+	if err != nil {
+		return ""
+	}
+	for _, k := range [...]string{"command", "path", "file_path", "url", "agent"} {
+		var s string
+		if raw, ok := obj[k]; !ok || json.Unmarshal(raw, &s) != nil {
+			continue
+		}
+		if s = strings.TrimSpace(s); s != "" {
+			return s
+		}
+	}
+	return ""
+}
