@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mm-agent/mm/hooks"
+	"github.com/mm-agent/mm/tools"
 )
 
 // Defaults for keys a file leaves out.
@@ -42,8 +43,10 @@ type Config struct {
 	DisplayCommands bool
 	// Tools are the built-in tools offered to the model; nil means all.
 	Tools []string
-	// MCPServers are the MCP servers whose tools are offered too.
-	MCPServers map[string]MCPServer
+	// MCPServers are the MCP servers whose tools are offered too, by name;
+	// each one's Name is its key. Command, args and env values are as
+	// written: the session expands $VAR in them.
+	MCPServers map[string]tools.MCPServer
 	// Agents maps each name this agent may ask to its absolute config path.
 	Agents      map[string]string
 	MaxAskDepth int
@@ -55,13 +58,6 @@ type Config struct {
 
 	// MaxParallelTools bounds the tool calls of one reply running at once.
 	MaxParallelTools int
-}
-
-// MCPServer is one entry of mcpServers: an MCP server over stdio.
-type MCPServer struct {
-	Command string            `yaml:"command"`
-	Args    []string          `yaml:"args"`
-	Env     map[string]string `yaml:"env"`
 }
 
 // Provider is one entry of providers: an OpenAI-compatible endpoint.

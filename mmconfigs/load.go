@@ -13,6 +13,7 @@ import (
 
 	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/internal/strictyaml"
+	"github.com/mm-agent/mm/tools"
 )
 
 // Error is a configuration that cannot be used. Its text is
@@ -184,7 +185,11 @@ func (c *Config) parseMCPServers(n *yaml.Node) error {
 		if err := checkKeys(v, "command", "args", "env"); err != nil {
 			return err
 		}
-		var s MCPServer
+		var s struct {
+			Command string            `yaml:"command"`
+			Args    []string          `yaml:"args"`
+			Env     map[string]string `yaml:"env"`
+		}
 		if err := decodeScalar(v, &s, "a map with command, args and env"); err != nil {
 			return err
 		}
@@ -192,9 +197,9 @@ func (c *Config) parseMCPServers(n *yaml.Node) error {
 			return errors.New("command must not be empty")
 		}
 		if c.MCPServers == nil {
-			c.MCPServers = map[string]MCPServer{}
+			c.MCPServers = map[string]tools.MCPServer{}
 		}
-		c.MCPServers[name] = s
+		c.MCPServers[name] = tools.MCPServer{Name: name, Command: s.Command, Args: s.Args, Env: s.Env}
 		return nil
 	})
 }

@@ -130,6 +130,7 @@ hooks:
 		{"displayCommands", c.DisplayCommands, true},
 		{"tools", strings.Join(c.Tools, ","), "bash,read_file"},
 		{"mcp", c.MCPServers["fs"].Command + " " + strings.Join(c.MCPServers["fs"].Args, " ") + " " + c.MCPServers["fs"].Env["A"], "npx -y server b"},
+		{"mcp name", c.MCPServers["fs"].Name, "fs"}, // one type: tools.MCPServer, named by its key
 		{"agents", strings.Join(c.AgentNames(), ","), "expert,zed"},
 		{"expert path", c.Agents["expert"], filepath.Join(dir, "agent.expert.yaml")},
 		{"abs path", c.Agents["zed"], "/abs/z.yaml"},

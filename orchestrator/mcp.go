@@ -11,13 +11,9 @@ import (
 )
 
 // MCPServer is an MCP server over stdio that an editor adds to a session
-// (ACP session/new), beside the configuration's mcpServers.
-type MCPServer struct {
-	Name    string
-	Command string
-	Args    []string
-	Env     map[string]string
-}
+// (ACP session/new), beside the configuration's mcpServers. It is
+// tools.MCPServer, named here so that front ends need not import tools.
+type MCPServer = tools.MCPServer
 
 // MCPStatus says how one MCP server of a session is doing.
 type MCPStatus struct {
@@ -60,7 +56,7 @@ func mcpList(cfg *mmconfigs.Config, environ []string, extra []MCPServer) ([]tool
 			continue
 		}
 		seen[s.Name] = true
-		list = append(list, tools.MCPServer{Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env})
+		list = append(list, s)
 	}
 	return list, warnings
 }
