@@ -9,7 +9,10 @@ import (
 const ContextHeader = "[context added by a hook]"
 
 // AppendContexts appends each non-blank context to text, each introduced by
-// the line ContextHeader after a blank line.
+// the line ContextHeader after a blank line. It is the one way contexts join
+// a text a model reads: a tool's output (postToolCall), the question
+// (preGeneration), the message the asked agent receives (preAsk) and the
+// answer the asking agent reads (postAsk).
 func AppendContexts(text string, contexts []string) string {
 	var b strings.Builder
 	b.WriteString(text)

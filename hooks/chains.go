@@ -149,7 +149,7 @@ func (e *Engine) preToolCall(ctx context.Context, in Input, subject string, obs 
 
 // PostToolCall runs the postToolCall chain of the hooks matching the tool's
 // name on the output the model will read, and returns their non-blank
-// contexts in hook order (see AppendContexts). Failures never stop it.
+// contexts in hook order (see handoff.AppendContexts). Failures never stop it.
 func (e *Engine) PostToolCall(ctx context.Context, call ToolCall, output string, obs Observer) []string {
 	in := e.input(PostToolCall)
 	in.Tool, in.Output = &call, output

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -174,5 +173,3 @@ func (s *Session) Ask(ctx context.Context, name, question string, withContext bo
 // HoldsAskAnswer reports whether mm --ask must hold the answer back until
 // the postAsk hooks ran: true when at least one is declared.
 func (s *Session) HoldsAskAnswer() bool { return len(s.cfg.Hooks.Entries("postAsk")) > 0 }
-
-func runeCount(s string) int { return utf8.RuneCountInString(s) }

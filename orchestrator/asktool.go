@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/mm-agent/mm/handoff"
 	"github.com/mm-agent/mm/llm"
@@ -90,7 +91,7 @@ func (a askTool) run(ctx context.Context, t *turn, input json.RawMessage, start 
 	// The answer is cut, not the postAsk contexts after it: a verdict on a
 	// long answer still reaches the model.
 	out := handoff.AppendContexts(handoff.ToolOutput(r.answer), r.contexts)
-	return tools.Result{Output: out}, handoff.Summary(in.Agent, runeCount(r.answer), r.replaced), false
+	return tools.Result{Output: out}, handoff.Summary(in.Agent, utf8.RuneCountInString(r.answer), r.replaced), false
 }
 
 // agentDescription reads an asked configuration's description, best effort.
