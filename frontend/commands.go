@@ -8,13 +8,13 @@ import (
 
 // UnknownCommand is the refusal of line when it is a slash command that
 // neither the front end nor the session knows, naming the ones they do;
-// "" when line is not one. The front end's commands are those its help
-// lists, one per line that starts with blanks and a slash; the session's
-// are its /ask… commands, every /ask… line going to the session (which
-// names the agents when one is unknown). A word with a second slash or
-// anything but letters, digits and '-' after its slash ("/etc/hosts?") is
-// not a command: the line is a question.
-func UnknownCommand(line, help string, session []orchestrator.Command) string {
+// "" when line is not one. The front end's commands are words, the slash
+// words its orchestrator.CommandSet offers ("/ask", "/clear", …); the
+// session's are its /ask… commands, every /ask… line going to the session
+// (which names the agents when one is unknown). A word with a second slash
+// or anything but letters, digits and '-' after its slash ("/etc/hosts?")
+// is not a command: the line is a question.
+func UnknownCommand(line string, words []string, session []orchestrator.Command) string {
 	word, _, _ := strings.Cut(strings.TrimSpace(line), " ")
 	if !looksLikeCommand(word) || word == "/ask" || strings.HasPrefix(word, "/ask-") {
 		return ""
@@ -23,7 +23,7 @@ func UnknownCommand(line, help string, session []orchestrator.Command) string {
 	for _, c := range session {
 		known = append(known, "/"+c.Name)
 	}
-	for _, c := range helpCommands(help) {
+	for _, c := range words {
 		if c == word {
 			return ""
 		}
@@ -46,21 +46,4 @@ func looksLikeCommand(word string) bool {
 		}
 	}
 	return true
-}
-
-// helpCommands are the commands a help text lists: the first word of each
-// line that starts with blanks and a slash, but templates ("/ask-<agent>").
-func helpCommands(help string) []string {
-	var cmds []string
-	for _, l := range strings.Split(help, "\n") {
-		t := strings.TrimLeft(l, " \t")
-		if len(t) == len(l) || !strings.HasPrefix(t, "/") {
-			continue
-		}
-		word, _, _ := strings.Cut(t, " ")
-		if looksLikeCommand(word) {
-			cmds = append(cmds, word)
-		}
-	}
-	return cmds
 }

@@ -33,21 +33,44 @@ type LineOptions struct {
 	DisplayHooks, DisplayCommands bool
 }
 
-const lineHelp = `Type a question and press Enter. Commands:
-  /ask <agent> <question>             ask another agent
-  /ask-<agent> <question>             the same
-  /ask-with-context-<agent> <question> ask, sending this conversation along
-  /mcp                                list the MCP servers and their tools
-  /usage                              the tokens of the last turn and of the session
-  /clear                              forget the conversation
-  /help                               this list
-  /exit                               leave (or Ctrl-D)
-Ctrl-C cancels the running turn; a second Ctrl-C leaves.`
+// Session is what the line mode uses of an orchestrator session;
+// *orchestrator.Session is one, a test's fake another.
+type Session interface {
+	// Prompt runs one turn on text, a question or an /ask… line.
+	Prompt(ctx context.Context, text string) error
+	orchestrator.CommandSession
+	// Commands are the session's /ask… commands.
+	Commands() []orchestrator.Command
+	// Warnings are what went wrong while it started (an MCP server).
+	Warnings() []string
+	Close() error
+}
+
+// lineCommands are the slash commands the line mode offers, and its keys.
+func lineCommands() orchestrator.CommandSet {
+	return orchestrator.CommandSet{
+		Local:  []string{orchestrator.CommandUsage, orchestrator.CommandExit},
+		Keys:   map[string]string{orchestrator.CommandExit: "or Ctrl-D"},
+		Footer: "Ctrl-C cancels the running turn; a second Ctrl-C leaves.",
+	}
+}
 
 // Line runs the interactive line mode until /exit or the end of input and
 // returns the exit code: 0, or 1 when stdin is not a terminal and a turn
 // failed or a command was refused, so that a script sees it.
 func Line(ctx context.Context, opts LineOptions) int {
+	return runLine(ctx, opts, func(sink orchestrator.Sink) (Session, string, error) {
+		s, err := opts.Session(sink)
+		if err != nil {
+			return nil, "", err
+		}
+		return s, opts.Banner(s), nil
+	})
+}
+
+// runLine is Line with the session (and its banner) started by start: the
+// orchestrator's, or a test's fake.
+func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink) (Session, string, error)) int {
 	// Everything the line mode shows is for a person.
 	opts.Stderr = newVisibleWriter(opts.Stderr)
 	var in lineReader
@@ -77,17 +100,18 @@ func Line(ctx context.Context, opts LineOptions) int {
 	// The spinner while a turn waits, on a terminal; the usage for /usage.
 	sp := newSpinner(r, r.lineOpen, opts.Stdout)
 	defer sp.close()
-	s, err := opts.Session(sp)
+	s, banner, err := start(sp)
 	if err != nil {
 		ReportError(opts.Stderr, err)
 		return 1
 	}
 	defer s.Close()
-	fmt.Fprintln(opts.Stdout, opts.Banner(s))
+	fmt.Fprintln(opts.Stdout, banner)
 	for _, w := range s.Warnings() {
 		fmt.Fprintln(opts.Stdout, "⚠ "+w)
 	}
 
+	cmds := lineCommands()
 	// failed says a turn failed or a command was refused.
 	failed := false
 	exit := func() int {
@@ -106,26 +130,21 @@ func Line(ctx context.Context, opts LineOptions) int {
 			return exit()
 		}
 		line = strings.TrimSpace(line)
-		switch line {
-		case "":
-			continue
-		case "/exit", "/quit":
-			return exit()
-		case "/help":
-			fmt.Fprintln(opts.Stdout, lineHelp)
-			continue
-		case "/clear":
-			s.Clear()
-			fmt.Fprintln(opts.Stdout, "(conversation cleared)")
-			continue
-		case "/mcp":
-			listMCP(opts.Stdout, s.MCPServers())
-			continue
-		case "/usage":
-			fmt.Fprintln(opts.Stdout, sp.usage())
+		if line == "" {
 			continue
 		}
-		if refusal := UnknownCommand(line, lineHelp, s.Commands()); refusal != "" {
+		if cmd, ok := cmds.Find(line); ok {
+			switch cmd.Name {
+			case orchestrator.CommandExit:
+				return exit()
+			case orchestrator.CommandUsage:
+				fmt.Fprintln(opts.Stdout, sp.usage())
+			default:
+				cmds.Run(cmd, s, sp.Emit)
+			}
+			continue
+		}
+		if refusal := UnknownCommand(line, cmds.Words(), s.Commands()); refusal != "" {
 			fmt.Fprintln(opts.Stderr, "mm: "+refusal)
 			failed = true
 			continue
@@ -209,23 +228,5 @@ func TerminalConsent(in io.Reader, out io.Writer) func(context.Context, orchestr
 		mu.Lock()
 		defer mu.Unlock()
 		return askConsent(r, out, true, req)
-	}
-}
-
-// listMCP prints the session's MCP servers and their tools.
-func listMCP(w io.Writer, servers []orchestrator.MCPStatus) {
-	if len(servers) == 0 {
-		fmt.Fprintln(w, "(no MCP servers: add them under mcpServers: in the configuration)")
-		return
-	}
-	for _, st := range servers {
-		if st.Err != nil {
-			fmt.Fprintf(w, "%s: not running: %v\n", st.Name, st.Err)
-			continue
-		}
-		fmt.Fprintf(w, "%s: %d tool(s)\n", st.Name, len(st.Tools))
-		for _, t := range st.Tools {
-			fmt.Fprintf(w, "  %s\n", t)
-		}
 	}
 }

@@ -194,6 +194,9 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 			sgr = sgrRed
 		}
 		r.say(r.side, sgr, e.Text)
+	case orchestrator.CommandReply:
+		r.closeLine()
+		fmt.Fprintln(r.out, e.Text)
 	case orchestrator.HookRan:
 		// Listed under the ⚙ line at the end of the turn.
 	case orchestrator.TurnEnded:

@@ -182,6 +182,8 @@ func (t *transcript) event(ev orchestrator.Event) {
 	case orchestrator.Notice:
 		// A hook's failure report, a replaced answer: as they happen.
 		t.add(styleDim, "", "   ", e.Text)
+	case orchestrator.CommandReply:
+		t.notice(e.Text)
 	case orchestrator.HookRan:
 		// Listed under the ⚙ line when the turn ends (TurnEnded.Hooks,
 		// which leaves out the runs outside a turn).

@@ -285,8 +285,8 @@ func TestWindowUnknownCommand(t *testing.T) {
 	var asked []string
 	tw := newTestWindow(t, func(ctx context.Context, k sink, text string) { asked = append(asked, text) })
 	tw.typeKeys("/hlep\r")
-	// The known commands are those the help lists, whatever it lists.
-	want := []string{"› /hlep", "mm: " + frontend.UnknownCommand("/hlep", help, nil)}
+	// The known commands are those the window offers, whatever they are.
+	want := []string{"› /hlep", "mm: " + frontend.UnknownCommand("/hlep", commands().Words(), nil)}
 	if got := tw.lines(); !slices.Equal(got, want) || !strings.Contains(want[1], "/clear, /abort, /help, /exit)") {
 		t.Errorf("transcript\n got %q\nwant %q", got, want)
 	}
@@ -360,5 +360,27 @@ func TestWindowFrame(t *testing.T) {
 	tw.typeKeys("\x1b[6~")
 	if got := strip(tw.frame()); got[5] != "line 7" || tw.scroll != 0 {
 		t.Errorf("PgDn: last transcript row %q, scroll %d", got[5], tw.scroll)
+	}
+}
+
+// TestWindowHelp: /help shows the window's list of the registry's
+// commands, with its own keys.
+func TestWindowHelp(t *testing.T) {
+	tw := newTestWindow(t, nil)
+	tw.typeKeys("/help\r")
+	want := strings.Split(`Type a question and press Enter. Commands:
+  /ask <agent> <question>              ask another agent
+  /ask-<agent> <question>              the same
+  /ask-with-context-<agent> <question> ask, sending this conversation along
+  /mcp                                 list the MCP servers and their tools
+  /clear                               forget the conversation
+  /abort                               cancel the running turn (or Esc, or Ctrl-C)
+  /help                                this list
+  /exit                                leave (or Ctrl-D, or Ctrl-C on an empty line)
+Keys: ←/→, Home/End, Backspace/Delete, Ctrl-U, Ctrl-K and Ctrl-W edit the line;
+↑/↓ walk the lines sent before; PgUp/PgDn scroll; Ctrl-L redraws.
+A consent question is answered by one key: y, n, a or v; Esc is no.`, "\n")
+	if got := tw.lines(); !slices.Equal(got, want) {
+		t.Errorf("transcript\n got %q\nwant %q", got, want)
 	}
 }

@@ -1,0 +1,202 @@
+package orchestrator
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// SlashCommand is one entry of the registry of slash commands: every
+// interactive front end's /help lists the entries it offers, in the
+// registry's order, and refuses a slash word that is none of them.
+type SlashCommand struct {
+	// Name is the word after the slash ("clear"); "" for a template that
+	// stands for one command per agent ("/ask-<agent> <question>").
+	Name string
+	// Usage is how /help shows it: "/ask <agent> <question>"; "/" + Name
+	// when empty.
+	Usage string
+	// Description is what it does, as /help says it.
+	Description string
+	// Aliases are other words that run it ("quit" for "exit").
+	Aliases []string
+	// Local says the front end carries it out (leaving, cancelling its
+	// turn, its token report): it is listed only where the front end
+	// says it offers it.
+	Local bool
+}
+
+// Slash commands a front end carries out itself; offer them in
+// CommandSet.Local.
+const (
+	CommandExit  = "exit"
+	CommandUsage = "usage"
+	CommandAbort = "abort"
+)
+
+// slashCommands is the registry, in /help's order. The /ask… entries are
+// run by Prompt (they are turns); the session's own are run by
+// CommandSet.Run.
+func slashCommands() []SlashCommand {
+	return []SlashCommand{
+		{Name: "ask", Usage: "/ask <agent> <question>", Description: "ask another agent"},
+		{Usage: "/ask-<agent> <question>", Description: "the same"},
+		{Usage: "/ask-with-context-<agent> <question>", Description: "ask, sending this conversation along"},
+		{Name: "mcp", Description: "list the MCP servers and their tools"},
+		{Name: CommandUsage, Description: "the tokens of the last turn and of the session", Local: true},
+		{Name: "clear", Description: "forget the conversation"},
+		{Name: CommandAbort, Description: "cancel the running turn", Local: true},
+		{Name: "help", Description: "this list"},
+		{Name: CommandExit, Description: "leave", Aliases: []string{"quit"}, Local: true},
+	}
+}
+
+// CommandSet is the registry as one front end offers it: the session's
+// commands, the local ones it carries out itself, and the keys it says
+// do the same.
+type CommandSet struct {
+	// Local names the local commands the front end carries out
+	// (CommandExit, …); the others are not offered.
+	Local []string
+	// Keys gives, per command name, the keys that do the same, shown after
+	// its description: {"exit": "or Ctrl-D"} shows "leave (or Ctrl-D)".
+	Keys map[string]string
+	// Footer is the front end's own lines after the list (its keys).
+	Footer string
+}
+
+// commands are the registry's entries this set offers.
+func (c CommandSet) commands() []SlashCommand {
+	var out []SlashCommand
+	for _, cmd := range slashCommands() {
+		if !cmd.Local || slices.Contains(c.Local, cmd.Name) {
+			out = append(out, cmd)
+		}
+	}
+	return out
+}
+
+// helpHeader opens every front end's /help.
+const helpHeader = "Type a question and press Enter. Commands:"
+
+// Help is /help's text: the header, one aligned line per command, then
+// the footer.
+func (c CommandSet) Help() string {
+	cmds := c.commands()
+	width := 0
+	for _, cmd := range cmds {
+		width = max(width, len(cmd.usage()))
+	}
+	var b strings.Builder
+	b.WriteString(helpHeader)
+	for _, cmd := range cmds {
+		desc := cmd.Description
+		if k := c.Keys[cmd.Name]; k != "" {
+			desc += " (" + k + ")"
+		}
+		fmt.Fprintf(&b, "\n  %-*s %s", width, cmd.usage(), desc)
+	}
+	if c.Footer != "" {
+		b.WriteString("\n" + c.Footer)
+	}
+	return b.String()
+}
+
+func (cmd SlashCommand) usage() string {
+	if cmd.Usage != "" {
+		return cmd.Usage
+	}
+	return "/" + cmd.Name
+}
+
+// Words are the slash words this set offers, in /help's order: "/ask",
+// "/mcp", …, without the per-agent templates (the session's Commands
+// name those).
+func (c CommandSet) Words() []string {
+	var out []string
+	for _, cmd := range c.commands() {
+		if cmd.Name != "" {
+			out = append(out, "/"+cmd.Name)
+		}
+	}
+	return out
+}
+
+// Find returns the command line is, when it is exactly one of this set's
+// commands other than /ask… (which Prompt runs): "/clear", "/exit".
+func (c CommandSet) Find(line string) (SlashCommand, bool) {
+	line = strings.TrimSpace(line)
+	for _, cmd := range c.commands() {
+		if cmd.Name == "" || cmd.Name == "ask" {
+			continue
+		}
+		if line == "/"+cmd.Name {
+			return cmd, true
+		}
+		if slices.ContainsFunc(cmd.Aliases, func(a string) bool { return line == "/"+a }) {
+			return cmd, true
+		}
+	}
+	return SlashCommand{}, false
+}
+
+// CommandSession is what the session's slash commands act on; *Session
+// is one.
+type CommandSession interface {
+	Clear()
+	MCPServers() []MCPStatus
+}
+
+// Run carries out one of the session's commands (cmd from Find, not
+// Local) on s and emits what it says as a CommandReply. It returns false,
+// doing nothing, for a local command: the front end carries that out.
+func (c CommandSet) Run(cmd SlashCommand, s CommandSession, emit func(Event)) bool {
+	var text string
+	switch cmd.Name {
+	case "help":
+		text = c.Help()
+	case "clear":
+		s.Clear()
+		text = "(conversation cleared)"
+	case "mcp":
+		text = MCPList(s.MCPServers())
+	default:
+		return false
+	}
+	emit(CommandReply{Command: cmd.Name, Text: text})
+	return true
+}
+
+// MCPList describes MCP servers and their tools, one server a line, its
+// tools indented under it.
+func MCPList(servers []MCPStatus) string {
+	if len(servers) == 0 {
+		return "(no MCP servers: add them under mcpServers: in the configuration)"
+	}
+	var b strings.Builder
+	for i, st := range servers {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if st.Err != nil {
+			fmt.Fprintf(&b, "%s: not running: %v", st.Name, st.Err)
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %d tool(s)", st.Name, len(st.Tools))
+		for _, t := range st.Tools {
+			fmt.Fprintf(&b, "\n  %s", t)
+		}
+	}
+	return b.String()
+}
+
+// CommandReply is what a slash command the session carried out says to
+// the person: "(conversation cleared)", the MCP list, the help. It comes
+// outside any turn.
+type CommandReply struct {
+	// Command is the command's name: "clear".
+	Command string
+	Text    string
+}
+
+func (CommandReply) event() {}

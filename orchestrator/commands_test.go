@@ -1,0 +1,87 @@
+package orchestrator
+
+import (
+	"errors"
+	"slices"
+	"testing"
+)
+
+// fakeCommandSession records what the session's commands did to it.
+type fakeCommandSession struct {
+	cleared bool
+	servers []MCPStatus
+}
+
+func (f *fakeCommandSession) Clear()                  { f.cleared = true }
+func (f *fakeCommandSession) MCPServers() []MCPStatus { return f.servers }
+
+// TestCommandSetHelp: /help lists the registry's commands a front end
+// offers, aligned, with the keys it names; a local command it does not
+// carry out is left out, and it is not found either.
+func TestCommandSetHelp(t *testing.T) {
+	set := CommandSet{Local: []string{CommandExit}, Keys: map[string]string{CommandExit: "or Ctrl-D"}, Footer: "Ctrl-C cancels."}
+	want := `Type a question and press Enter. Commands:
+  /ask <agent> <question>              ask another agent
+  /ask-<agent> <question>              the same
+  /ask-with-context-<agent> <question> ask, sending this conversation along
+  /mcp                                 list the MCP servers and their tools
+  /clear                               forget the conversation
+  /help                                this list
+  /exit                                leave (or Ctrl-D)
+Ctrl-C cancels.`
+	if got := set.Help(); got != want {
+		t.Errorf("Help()\n got:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := set.Words(), []string{"/ask", "/mcp", "/clear", "/help", "/exit"}; !slices.Equal(got, want) {
+		t.Errorf("Words() = %q, want %q", got, want)
+	}
+	for _, tc := range []struct {
+		line, want string
+	}{
+		{"/clear", "clear"},
+		{"  /help ", "help"},
+		{"/quit", "exit"},
+		{"/exit", "exit"},
+		{"/usage", ""},    // not offered here
+		{"/help me", ""},  // a question
+		{"/ask x q", ""},  // a turn: Prompt runs it
+		{"/ask-x q", ""},  // the same
+		{"/clearer", ""},  // unknown
+		{"clear", ""},     // no slash
+		{"/mcp list", ""}, // a question
+	} {
+		cmd, ok := set.Find(tc.line)
+		if ok != (tc.want != "") || cmd.Name != tc.want {
+			t.Errorf("Find(%q) = %q, %v; want %q", tc.line, cmd.Name, ok, tc.want)
+		}
+	}
+}
+
+// TestCommandSetRun: the session's commands act on it and say so in a
+// CommandReply; a local one is left to the front end.
+func TestCommandSetRun(t *testing.T) {
+	set := CommandSet{Local: []string{CommandExit}}
+	s := &fakeCommandSession{servers: []MCPStatus{
+		{Name: "fs", Tools: []string{"fs__read", "fs__write"}},
+		{Name: "web", Err: errors.New("exited: status 1")},
+	}}
+	var got []Event
+	emit := func(ev Event) { got = append(got, ev) }
+	for _, line := range []string{"/clear", "/mcp", "/exit"} {
+		cmd, _ := set.Find(line)
+		ran := set.Run(cmd, s, emit)
+		if ran != (line != "/exit") {
+			t.Errorf("Run(%s) = %v", line, ran)
+		}
+	}
+	want := []Event{
+		CommandReply{Command: "clear", Text: "(conversation cleared)"},
+		CommandReply{Command: "mcp", Text: "fs: 2 tool(s)\n  fs__read\n  fs__write\nweb: not running: exited: status 1"},
+	}
+	if !slices.Equal(got, want) || !s.cleared {
+		t.Errorf("events %q (cleared %v), want %q", got, s.cleared, want)
+	}
+	if got := MCPList(nil); got != "(no MCP servers: add them under mcpServers: in the configuration)" {
+		t.Errorf("MCPList(nil) = %q", got)
+	}
+}
