@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 
@@ -18,23 +17,23 @@ import (
 // every session has that configuration; without, each session has the
 // agent.yaml of its own cwd (session/new's), as an editor started from any
 // folder expects.
-func runACP(ctx context.Context, f flags, cwd string) int {
+func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 	opts := acp.Options{
-		Session: orchestrator.Options{Environ: os.Environ(), Model: f.model, Yolo: f.yolo},
+		Session: sessionOptions(&f, s, nil, ""),
 		Version: version(),
 	}
-	if f.config != "" || os.Getenv("MM_CONFIG") != "" {
-		cfg, ok := loadConfig(&f, cwd)
+	if f.config != "" || s.Getenv("MM_CONFIG") != "" {
+		cfg, ok := loadConfig(&f, s, cwd)
 		if !ok {
 			return 1
 		}
 		opts.Session.Config, opts.Session.Wasm = cfg, wasmRunner(cfg)
 	} else {
-		opts.Configure = (&sessionConfigs{wasm: map[string]hooks.WasmRunner{}}).configure
+		opts.Configure = (&sessionConfigs{getenv: s.Getenv, wasm: map[string]hooks.WasmRunner{}}).configure
 	}
-	err := acp.Serve(ctx, os.Stdin, os.Stdout, os.Stderr, opts)
+	err := acp.Serve(ctx, s.In, s.Out, s.ErrOut, opts)
 	if err != nil && ctx.Err() == nil {
-		fmt.Fprintf(os.Stderr, "mm -acp: %v\n", err)
+		fmt.Fprintf(s.ErrOut, "mm -acp: %v\n", err)
 		return 1
 	}
 	return 0
@@ -42,6 +41,9 @@ func runACP(ctx context.Context, f flags, cwd string) int {
 
 // sessionConfigs loads each ACP session's configuration from its cwd.
 type sessionConfigs struct {
+	// getenv supplies $MM_MODEL, the default model.
+	getenv func(string) string
+
 	mu sync.Mutex
 	// wasm is the wasm runtime of each configuration file with wasm hooks,
 	// by absolute path: sessions in one folder share one, as the sessions
@@ -54,10 +56,10 @@ type sessionConfigs struct {
 func (sc *sessionConfigs) configure(o *orchestrator.Options) error {
 	path := mmconfigs.Find("", "", o.Cwd)
 	if path == "" {
-		o.Config = mmconfigs.Default(o.Cwd, os.Getenv)
+		o.Config = mmconfigs.Default(o.Cwd, sc.getenv)
 		return nil
 	}
-	cfg, err := mmconfigs.Load(filepath.Join(o.Cwd, path), o.Cwd, os.Getenv)
+	cfg, err := mmconfigs.Load(filepath.Join(o.Cwd, path), o.Cwd, sc.getenv)
 	if err != nil {
 		return fmt.Errorf("config error: %w", err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,39 +11,43 @@ import (
 	"github.com/mm-agent/mm/orchestrator"
 )
 
-func checkCmd(f *flags) *cobra.Command {
+// checkCmd is mm check: every configuration the flags name, and each one
+// it may ask, loaded, its hooks checked and its MCP servers asked for
+// their tools.
+func checkCmd(f *flags, s *streams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "check",
 		Short: "validate a configuration and every agent it may ask, recursively",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cwd, err := os.Getwd()
+			cwd, err := s.Getwd()
 			if err != nil {
 				return err
 			}
-			path := mmconfigs.Find(f.config, os.Getenv("MM_CONFIG"), cwd)
+			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			path := configPath(f, s, cwd)
 			if path == "" {
-				fmt.Println(mmconfigs.Default(cwd, os.Getenv).Banner(version(), cwd))
+				fmt.Fprintln(out, mmconfigs.Default(cwd, s.Getenv).Banner(version(), cwd))
 				return nil
 			}
 			mcpOK, hooksOK := true, true
-			ok := mmconfigs.Walk(path, cwd, os.Getenv, func(p string, c *mmconfigs.Config, err error) {
+			ok := mmconfigs.Walk(path, cwd, s.Getenv, func(p string, c *mmconfigs.Config, err error) {
 				if err != nil {
-					frontend.ReportError(os.Stderr, err)
+					frontend.ReportError(errOut, err)
 					return
 				}
-				fmt.Println(c.Banner(version(), cwd))
-				for _, problem := range checkHooks(cmd.Context(), c, cwd, os.Getenv) {
-					fmt.Fprintf(os.Stderr, "  %s: %s\n", p, problem)
+				fmt.Fprintln(out, c.Banner(version(), cwd))
+				for _, problem := range checkHooks(cmd.Context(), c, cwd, s.Getenv) {
+					fmt.Fprintf(errOut, "  %s: %s\n", p, problem)
 					hooksOK = false
 				}
-				for _, st := range orchestrator.ProbeMCP(cmd.Context(), c, cwd, os.Environ()) {
+				for _, st := range orchestrator.ProbeMCP(cmd.Context(), c, cwd, s.Environ()) {
 					if st.Err != nil {
-						fmt.Fprintf(os.Stderr, "  %v\n", st.Err)
+						fmt.Fprintf(errOut, "  %v\n", st.Err)
 						mcpOK = false
 						continue
 					}
-					fmt.Printf("  mcp %s: %d tool(s): %s\n", st.Name, len(st.Tools), strings.Join(st.Tools, ", "))
+					fmt.Fprintf(out, "  mcp %s: %d tool(s): %s\n", st.Name, len(st.Tools), strings.Join(st.Tools, ", "))
 				}
 			})
 			if !ok || !mcpOK || !hooksOK {

@@ -4,16 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/hooks"
+	"github.com/mm-agent/mm/orchestrator"
 )
 
 // hooksCmd is mm hooks run <event>: a hook author's test bench.
-func hooksCmd(f *flags) *cobra.Command {
+func hooksCmd(f *flags, s *streams) *cobra.Command {
 	var tool, agent string
 	run := &cobra.Command{
 		Use:   "run <event>",
@@ -23,64 +24,7 @@ current configuration exactly as a turn would, prints each run's display line, t
 the resulting decision as JSON. --tool or --agent names the matcher's subject.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ev, err := hooks.ParseEvent(args[0])
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "mm hooks run: %v\n", err)
-				return exitCode(2)
-			}
-			cwd, err := os.Getwd()
-			if err != nil {
-				return err
-			}
-			cfg, ok := loadConfig(f, cwd)
-			if !ok {
-				return exitCode(1)
-			}
-			data, err := io.ReadAll(os.Stdin)
-			if err != nil {
-				return fmt.Errorf("read the input from stdin: %w", err)
-			}
-			var in hooks.Input
-			if len(data) > 0 {
-				if err := json.Unmarshal(data, &in); err != nil {
-					fmt.Fprintf(os.Stderr, "mm hooks run: stdin is not a hook Input JSON object: %v\n", err)
-					return exitCode(2)
-				}
-			}
-			model := cfg.Model
-			if f.model != "" {
-				model = f.model
-			}
-			environ := os.Environ()
-			if exe, err := os.Executable(); err == nil {
-				environ = append(environ, "MM_BIN="+exe)
-			}
-			if cfg.Abs != "" {
-				environ = append(environ, "MM_CONFIG="+cfg.Abs)
-			}
-			eng := hooks.NewEngine(&cfg.Hooks, hooks.Options{Cwd: cwd, Model: model, Environ: environ, Wasm: wasmRunner(cfg)})
-			subject := tool
-			if agent != "" {
-				subject = agent
-			}
-			n := 0
-			res, err := eng.Simulate(cmd.Context(), ev, in, subject, func(r hooks.Run) {
-				n++
-				fmt.Println(r.Line(n))
-				if rep := r.Report(); rep != "" {
-					fmt.Fprintln(os.Stderr, rep)
-				}
-			})
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "mm hooks run: %v\n", err)
-				return exitCode(2)
-			}
-			if n == 0 {
-				fmt.Fprintf(os.Stderr, "(no %s hook of %s matches)\n", ev, filepath.Base(cfg.Path))
-			}
-			enc := json.NewEncoder(os.Stdout)
-			enc.SetEscapeHTML(false)
-			return enc.Encode(res)
+			return runHooks(cmd, f, s, args[0], subject{tool: tool, agent: agent})
 		},
 	}
 	run.Flags().StringVar(&tool, "tool", "", "the tool name the matchers see (preToolCall, postToolCall)")
@@ -88,4 +32,73 @@ the resulting decision as JSON. --tool or --agent names the matcher's subject.`,
 	group := &cobra.Command{Use: "hooks", Short: "tools for hook authors"}
 	group.AddCommand(run)
 	return group
+}
+
+// subject is what --tool and --agent name for the matchers; the agent when
+// both are given.
+type subject struct{ tool, agent string }
+
+func (s subject) String() string {
+	if s.agent != "" {
+		return s.agent
+	}
+	return s.tool
+}
+
+// runHooks is mm hooks run <event>: the chain of event, from the
+// configuration, on the Input JSON of stdin, in the hook engine a session
+// of this configuration and these flags runs.
+func runHooks(cmd *cobra.Command, f *flags, s *streams, event string, matched subject) error {
+	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	ev, err := hooks.ParseEvent(event)
+	if err != nil {
+		fmt.Fprintf(errOut, "mm hooks run: %v\n", err)
+		return exitCode(2)
+	}
+	cwd, err := s.Getwd()
+	if err != nil {
+		return err
+	}
+	cfg, ok := loadConfig(f, s, cwd)
+	if !ok {
+		return exitCode(1)
+	}
+	data, err := io.ReadAll(cmd.InOrStdin())
+	if err != nil {
+		return fmt.Errorf("read the input from stdin: %w", err)
+	}
+	var in hooks.Input
+	if len(data) > 0 {
+		if err := json.Unmarshal(data, &in); err != nil {
+			fmt.Fprintf(errOut, "mm hooks run: stdin is not a hook Input JSON object: %v\n", err)
+			return exitCode(2)
+		}
+	}
+	opts := sessionOptions(f, s, cfg, cwd)
+	// Only the hooks run: no model is called, no MCP server started.
+	opts.NoModel, opts.Wasm = true, wasmRunner(cfg)
+	session, err := orchestrator.New(cmd.Context(), opts)
+	if err != nil {
+		frontend.ReportError(errOut, err)
+		return exitCode(1)
+	}
+	defer session.Close()
+	n := 0
+	res, err := session.HookEngine().Simulate(cmd.Context(), ev, in, matched.String(), func(r hooks.Run) {
+		n++
+		fmt.Fprintln(out, r.Line(n))
+		if rep := r.Report(); rep != "" {
+			fmt.Fprintln(errOut, rep)
+		}
+	})
+	if err != nil {
+		fmt.Fprintf(errOut, "mm hooks run: %v\n", err)
+		return exitCode(2)
+	}
+	if n == 0 {
+		fmt.Fprintf(errOut, "(no %s hook of %s matches)\n", ev, filepath.Base(cfg.Path))
+	}
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(res)
 }

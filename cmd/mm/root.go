@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/frontend/tui"
@@ -43,6 +42,12 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
 // run runs mm under ctx, which a signal that ends mm cancels; end hears
 // the signals.
 func run(ctx context.Context, end *ending, args []string) int {
+	return runWith(ctx, end, systemStreams(), args)
+}
+
+// runWith runs mm with the streams, environment and working directory of
+// s; end is nil in a test, where no signal ends mm.
+func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	var f flags
 	root := &cobra.Command{
 		Use:   "mm [-p question | --ask agent question | -acp | -tui]",
@@ -62,7 +67,7 @@ func run(ctx context.Context, end *ending, args []string) int {
 				fmt.Fprintln(cmd.OutOrStdout(), versionLine())
 				return nil
 			}
-			return exitCode(runRoot(cmd.Context(), end, f, args))
+			return exitCode(runRoot(cmd.Context(), end, s, f, args))
 		},
 	}
 	pf := root.PersistentFlags()
@@ -77,10 +82,13 @@ func run(ctx context.Context, end *ending, args []string) int {
 	fl.BoolVar(&f.tui, "tui", false, "the full-screen window")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "what -p and --ask write on stdout: text, json or stream-json")
 	fl.BoolVar(&f.version, "version", false, "print mm's version (as mm version does)")
-	root.AddCommand(checkCmd(&f), versionCmd(), hooksCmd(&f), initCmd(&f))
+	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.ErrOut)
 
 	root.SetArgs(normalizeArgs(args))
 	err := root.ExecuteContext(ctx)
@@ -89,33 +97,44 @@ func run(ctx context.Context, end *ending, args []string) int {
 	case errors.As(err, &code):
 		return int(code)
 	case err != nil:
-		fmt.Fprintf(os.Stderr, "mm: %v\n", err)
+		fmt.Fprintf(root.ErrOrStderr(), "mm: %v\n", err)
 		return 2
 	}
 	return 0
 }
 
+// configPath is the configuration file the flags and $MM_CONFIG name, or
+// ./agent.yaml; "" for none.
+func configPath(f *flags, s *streams, cwd string) string {
+	return mmconfigs.Find(f.config, s.Getenv("MM_CONFIG"), cwd)
+}
+
 // loadConfig finds and loads the configuration; nil and false after printing
 // the error.
-func loadConfig(f *flags, cwd string) (*mmconfigs.Config, bool) {
-	path := mmconfigs.Find(f.config, os.Getenv("MM_CONFIG"), cwd)
+func loadConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, bool) {
+	path := configPath(f, s, cwd)
 	if path == "" {
-		return mmconfigs.Default(cwd, os.Getenv), true
+		return mmconfigs.Default(cwd, s.Getenv), true
 	}
-	c, err := mmconfigs.Load(path, cwd, os.Getenv)
+	c, err := mmconfigs.Load(path, cwd, s.Getenv)
 	if err != nil {
-		frontend.ReportError(os.Stderr, err)
+		frontend.ReportError(s.ErrOut, err)
 		return nil, false
 	}
 	return c, true
 }
 
-func runRoot(ctx context.Context, end *ending, f flags, args []string) int {
-	cwd, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "mm: %v\n", err)
-		return 1
-	}
+// sessionOptions are the options every session mm starts from its command
+// line shares: the environment its processes inherit (the session adds
+// MM_BIN and MM_CONFIG), --model and --yolo. cfg may be nil, for sessions
+// that each load their own (mm -acp without a configuration).
+func sessionOptions(f *flags, s *streams, cfg *mmconfigs.Config, cwd string) orchestrator.Options {
+	return orchestrator.Options{Config: cfg, Cwd: cwd, Environ: s.Environ(), Model: f.model, Yolo: f.yolo}
+}
+
+// validate is the output format the flags give, or a usage error: two
+// modes at once, or a format for a mode that writes none.
+func (f *flags) validate() (frontend.OutputFormat, error) {
 	modes := 0
 	for _, on := range []bool{f.print, f.ask != "", f.askWithContext != "", f.acp, f.tui} {
 		if on {
@@ -123,114 +142,177 @@ func runRoot(ctx context.Context, end *ending, f flags, args []string) int {
 		}
 	}
 	if modes > 1 {
-		fmt.Fprintln(os.Stderr, "mm: give one of -p, --ask, --ask-with-context, -acp, -tui")
-		return 2
+		return "", errors.New("give one of -p, --ask, --ask-with-context, -acp, -tui")
 	}
 	format, err := frontend.ParseOutputFormat(f.outputFormat)
 	if err == nil && format != frontend.FormatText && !f.print && f.ask == "" && f.askWithContext == "" {
 		err = fmt.Errorf("--output-format %s works with -p and --ask only", format)
 	}
+	return format, err
+}
+
+// runRoot runs the mode the flags choose: -acp, -p, --ask, -tui, else the
+// line mode.
+func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []string) int {
+	cwd, err := s.Getwd()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "mm: %v\n", err)
+		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
+		return 1
+	}
+	format, err := f.validate()
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
 		return 2
 	}
 	if f.acp {
-		return runACP(ctx, f, cwd)
+		return runACP(ctx, s, f, cwd)
 	}
-	cfg, ok := loadConfig(&f, cwd)
+	cfg, ok := loadConfig(&f, s, cwd)
 	if !ok {
 		return 1
 	}
-	session := func(askOnly bool) func(orchestrator.Sink) (*orchestrator.Session, error) {
-		return func(sink orchestrator.Sink) (*orchestrator.Session, error) {
-			return orchestrator.New(ctx, orchestrator.Options{
-				Config: cfg, Cwd: cwd, Environ: os.Environ(), Model: f.model, Yolo: f.yolo,
-				Sink: sink, NoModel: askOnly, Wasm: wasmRunner(cfg),
-			})
-		}
-	}
-	stdinTTY := term.IsTerminal(int(os.Stdin.Fd()))
-	banner := func(s *orchestrator.Session) string {
-		// The model the session runs, which --model may have given.
-		shown := *cfg
-		shown.Model = s.Model()
-		return shown.Banner(version(), cwd, s.MCPBanner())
-	}
+	m := &mode{ctx: ctx, end: end, s: s, f: f, cfg: cfg, cwd: cwd, format: format}
 	switch {
 	case f.print:
-		question := strings.Join(args, " ")
-		if question == "" && !stdinTTY {
-			b, err := readStdin()
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "mm -p: read the question from stdin: %v\n", err)
-				return 1
-			}
-			question = strings.TrimRight(string(b), "\n")
-		}
-		if strings.TrimSpace(question) == "" {
-			fmt.Fprintln(os.Stderr, `mm -p: no question: give it as an argument (mm -p "…") or on stdin`)
-			return 2
-		}
-		// One question: Ctrl-C ends mm.
-		end.also(os.Interrupt)
-		return frontend.Print(ctx, question, frontend.PrintOptions{
-			Session: session(false), Stdout: os.Stdout, Stderr: os.Stderr,
-			StdoutTerminal: term.IsTerminal(int(os.Stdout.Fd())),
-			DisplayHooks:   cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
-			Format: format,
-		})
+		return m.runPrint(args)
 	case f.ask != "" || f.askWithContext != "":
-		name, withContext, transcript := f.ask, false, ""
-		if f.askWithContext != "" {
-			name, withContext = f.askWithContext, true
-			b, err := readStdin()
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "[ask: read the conversation from stdin: %v]\n", err)
-				return 1
-			}
-			transcript = strings.TrimRight(string(b), "\n")
-		}
-		question := strings.Join(args, " ")
-		if strings.TrimSpace(question) == "" {
-			fmt.Fprintf(os.Stderr, "[ask: no question: mm --ask %s \"<question>\"]\n", name)
-			return 2
-		}
-		opts := frontend.AskOptions{
-			Session: session(true), Agent: name, WithContext: withContext, Transcript: transcript,
-			Stdout: os.Stdout, Stderr: os.Stderr, StdoutTerminal: term.IsTerminal(int(os.Stdout.Fd())),
-			Format: format,
-		}
-		if stdinTTY && !withContext {
-			opts.Consent = frontend.TerminalConsent(os.Stdin, os.Stderr)
-		}
-		end.also(os.Interrupt)
-		return frontend.Ask(ctx, question, opts)
+		return m.runAsk(args)
 	case f.tui:
-		if len(args) > 0 {
-			fmt.Fprintf(os.Stderr, "mm -tui: unexpected arguments %q: type the question in the window\n", strings.Join(args, " "))
-			return 2
-		}
-		return tui.Run(ctx, tui.Options{
-			Session: session(false), Banner: banner,
-			Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-			DisplayHooks: cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
-		})
+		return m.runTUI(args)
 	}
+	return m.runLine(args)
+}
+
+// mode is what every mode but -acp runs with: one configuration, loaded
+// from the working directory.
+type mode struct {
+	ctx    context.Context
+	end    *ending
+	s      *streams
+	f      flags
+	cfg    *mmconfigs.Config
+	cwd    string
+	format frontend.OutputFormat
+}
+
+// session starts the session of the mode; askOnly for one that only hands
+// off (mm --ask), which needs no model.
+func (m *mode) session(askOnly bool) func(orchestrator.Sink) (*orchestrator.Session, error) {
+	return func(sink orchestrator.Sink) (*orchestrator.Session, error) {
+		opts := sessionOptions(&m.f, m.s, m.cfg, m.cwd)
+		opts.Sink, opts.NoModel, opts.Wasm = sink, askOnly, wasmRunner(m.cfg)
+		return orchestrator.New(m.ctx, opts)
+	}
+}
+
+// banner is the line mode's and the window's first lines.
+func (m *mode) banner(s *orchestrator.Session) string {
+	// The model the session runs, which --model may have given.
+	shown := *m.cfg
+	shown.Model = s.Model()
+	return shown.Banner(version(), m.cwd, s.MCPBanner())
+}
+
+// oneQuestion makes Ctrl-C end mm, for the modes that answer one question.
+func (m *mode) oneQuestion() {
+	if m.end != nil {
+		m.end.also(os.Interrupt)
+	}
+}
+
+// runPrint is mm -p: one turn on the question of the arguments, or of stdin.
+func (m *mode) runPrint(args []string) int {
+	s := m.s
+	question := strings.Join(args, " ")
+	if question == "" && !s.InTerminal {
+		b, err := readStdin(s.In)
+		if err != nil {
+			fmt.Fprintf(s.ErrOut, "mm -p: read the question from stdin: %v\n", err)
+			return 1
+		}
+		question = strings.TrimRight(string(b), "\n")
+	}
+	if strings.TrimSpace(question) == "" {
+		fmt.Fprintln(s.ErrOut, `mm -p: no question: give it as an argument (mm -p "…") or on stdin`)
+		return 2
+	}
+	m.oneQuestion()
+	return frontend.Print(m.ctx, question, frontend.PrintOptions{
+		Session: m.session(false), Stdout: s.Out, Stderr: s.ErrOut,
+		StdoutTerminal: s.OutTerminal,
+		DisplayHooks:   m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,
+		Format: m.format,
+	})
+}
+
+// runAsk is mm --ask and --ask-with-context: one hand-off to an agent of
+// mmConfigs.
+func (m *mode) runAsk(args []string) int {
+	s := m.s
+	name, withContext, transcript := m.f.ask, false, ""
+	if m.f.askWithContext != "" {
+		name, withContext = m.f.askWithContext, true
+		b, err := readStdin(s.In)
+		if err != nil {
+			fmt.Fprintf(s.ErrOut, "[ask: read the conversation from stdin: %v]\n", err)
+			return 1
+		}
+		transcript = strings.TrimRight(string(b), "\n")
+	}
+	question := strings.Join(args, " ")
+	if strings.TrimSpace(question) == "" {
+		fmt.Fprintf(s.ErrOut, "[ask: no question: mm --ask %s \"<question>\"]\n", name)
+		return 2
+	}
+	opts := frontend.AskOptions{
+		Session: m.session(true), Agent: name, WithContext: withContext, Transcript: transcript,
+		Stdout: s.Out, Stderr: s.ErrOut, StdoutTerminal: s.OutTerminal,
+		Format: m.format,
+	}
+	if s.InTerminal && !withContext {
+		opts.Consent = frontend.TerminalConsent(s.In, s.ErrOut)
+	}
+	m.oneQuestion()
+	return frontend.Ask(m.ctx, question, opts)
+}
+
+// runTUI is mm -tui: the full-screen window.
+func (m *mode) runTUI(args []string) int {
+	s := m.s
 	if len(args) > 0 {
-		fmt.Fprintf(os.Stderr, "mm: unexpected arguments %q: use mm -p \"<question>\" for one question\n", strings.Join(args, " "))
+		fmt.Fprintf(s.ErrOut, "mm -tui: unexpected arguments %q: type the question in the window\n", strings.Join(args, " "))
+		return 2
+	}
+	in, out, err := s.terminalFiles()
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm -tui: %v\n", err)
+		return 1
+	}
+	return tui.Run(m.ctx, tui.Options{
+		Session: m.session(false), Banner: m.banner,
+		Stdin: in, Stdout: out, Stderr: s.ErrOut,
+		DisplayHooks: m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,
+	})
+}
+
+// runLine is the line mode, mm without a mode flag.
+func (m *mode) runLine(args []string) int {
+	s := m.s
+	if len(args) > 0 {
+		fmt.Fprintf(s.ErrOut, "mm: unexpected arguments %q: use mm -p \"<question>\" for one question\n", strings.Join(args, " "))
 		return 2
 	}
 	hist := ""
-	if stdinTTY {
-		hist = historyFile(os.Stderr)
+	if s.InTerminal {
+		hist = historyFile(s.ErrOut)
 	}
-	stdin, closeStdin := lineInput(ctx)
+	stdin, closeStdin := s.lineIn(m.ctx)
 	defer closeStdin()
-	return frontend.Line(ctx, frontend.LineOptions{
-		Session: session(false), Banner: banner,
-		Stdin: stdin, Stdout: os.Stdout, Stderr: os.Stderr, Terminal: stdinTTY,
+	return frontend.Line(m.ctx, frontend.LineOptions{
+		Session: m.session(false), Banner: m.banner,
+		Stdin: stdin, Stdout: s.Out, Stderr: s.ErrOut, Terminal: s.InTerminal,
 		HistoryFile:  hist,
-		DisplayHooks: cfg.DisplayHooks, DisplayCommands: cfg.DisplayCommands,
+		DisplayHooks: m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,
 	})
 }
 
@@ -298,8 +380,8 @@ func privateDir(dir string) error {
 // readStdin reads a question or a conversation from stdin, up to what one
 // message to an agent can carry: more could never be sent, and /dev/zero
 // must not fill the memory.
-func readStdin() ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(os.Stdin, acpconn.MaxMessage+1))
+func readStdin(stdin io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(stdin, acpconn.MaxMessage+1))
 	if err == nil && len(b) > acpconn.MaxMessage {
 		err = fmt.Errorf("over %s, the limit of one message to an agent: send less", regularfile.FormatSize(acpconn.MaxMessage))
 	}
