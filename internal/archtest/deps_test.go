@@ -1,0 +1,244 @@
+package archtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"testing"
+)
+
+// module is the import path of mm's module; the policy names mm's packages
+// relative to it.
+const module = "github.com/mm-agent/mm"
+
+// policyFile is where the policy is written, named in the failures so that
+// whoever meets one knows where to look.
+const policyFile = "internal/archtest/deps_test.go"
+
+// allow is one package's entry in the policy: the packages of mm that its
+// non-test files may import.
+type allow struct {
+	pkg     string   // relative to the module
+	imports []string // relative to the module
+}
+
+// policy is mm's architecture as a statement of policy: for every package of
+// mm, the packages of mm its non-test files may import, from the packages
+// that import none of mm's up to cmd/mm, the way the imports flow
+// (design.md §8). Tests may import more: they drive a package from outside.
+//
+// Do not add an edge to make a build pass. An edge the design does not draw
+// goes in only with its reason as a comment, and only if no rule of
+// neverRules forbids it; otherwise move the code. A new package goes in with
+// the packages it may import and why.
+func policy() []allow {
+	return []allow{
+		// Mechanisms mm's parts share (neverRules: they know none of them).
+		{pkg: "internal/archtest"}, // this test's package
+		{pkg: "internal/strictyaml"},
+		{pkg: "internal/regularfile"},
+		{pkg: "internal/proc"},
+		// The message limit's error gives its size as regularfile.FormatSize writes it.
+		{pkg: "internal/acpconn", imports: []string{"internal/regularfile"}},
+
+		// Test helpers, imported by _test.go files only (neverRules).
+		{pkg: "internal/mustend"},
+		{pkg: "internal/nodetest"},
+		{pkg: "internal/proc/proctest", imports: []string{"internal/proc"}},
+
+		// The example hooks are written against the hook protocol alone, as
+		// a user's hook is: they import nothing of mm.
+		{pkg: "examples/hooks-wasm/audit"},
+		{pkg: "examples/hooks-wasm/bash_guard"},
+
+		{pkg: "frontend/markdown"},
+
+		// The scripted model's file is read as a regular file, strictly.
+		{pkg: "llm", imports: []string{"internal/regularfile", "internal/strictyaml"}},
+
+		// Not drawn by the design: the ask carries the conversation sent
+		// along as llm messages (Transcript renders them). A model client
+		// still knows no ask: llm imports no handoff.
+		{pkg: "handoff", imports: []string{"llm"}},
+
+		// The design's hooks → handoff (the ask object). Not drawn: command
+		// hooks start through internal/proc, like every child of mm; an
+		// entry's unknown key is reported as strictyaml reports it.
+		{pkg: "hooks", imports: []string{"handoff", "internal/proc", "internal/strictyaml"}},
+
+		// Not drawn: the wasm runner implements hooks.WasmRunner. hooks never
+		// imports it, so that the engine does not link wazero; cmd/mm plugs
+		// it in. A module's file is opened as a regular file.
+		{pkg: "hooks/wasm", imports: []string{"hooks", "internal/regularfile"}},
+
+		// The design's mmconfigs → hooks: entries are validated where they
+		// are defined. Not drawn: tools, for the MCP servers read are held
+		// as tools.MCPServer, the one type of an MCP server's command line
+		// (issue 15) — a value the configuration fills, no tool that runs.
+		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/strictyaml", "tools"}},
+
+		// Not drawn: a tool describes itself to the model as an llm.ToolSpec
+		// (a type, not a client); bash and MCP servers start through
+		// internal/proc; files are read and edited as regular files.
+		{pkg: "tools", imports: []string{"internal/proc", "internal/regularfile", "llm"}},
+
+		// The child mm process: its ACP connection, its process, its limits.
+		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile"}},
+
+		// The design's orchestrator → (hooks, llm, tools, handoff, agentproc).
+		// Not drawn: mmconfigs, for a session is built from a loaded
+		// configuration (its model, hooks, MCP servers, the agents it may ask).
+		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "llm", "mmconfigs", "tools"}},
+
+		// The design's frontend → orchestrator. Not drawn: mmconfigs, for
+		// ReportError recognises a *mmconfigs.Error to print it as
+		// "[config error: …]" — configuration is data, read by a front end,
+		// and mmconfigs imports no front end.
+		{pkg: "frontend", imports: []string{"frontend/markdown", "mmconfigs", "orchestrator"}},
+		// The editor front end reads its peer's messages as acpconn does.
+		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "orchestrator"}},
+		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
+
+		// The design's cmd/mm → frontend. Not drawn, what main wires: the
+		// session's options (orchestrator); loading the configuration and
+		// mm check (mmconfigs, and orchestrator's MCP probe); mm hooks test
+		// and mm check's hook checks (hooks); the wasm runner plugged into
+		// hooks.Options where the process starts (hooks/wasm); mm init's
+		// look for local servers (llm); the supervision of every child from
+		// mm's first instruction to its last (internal/proc); the limit of
+		// an --ask message read from stdin, and its error (internal/acpconn,
+		// internal/regularfile).
+		{pkg: "cmd/mm", imports: []string{
+			"frontend", "frontend/acp", "frontend/tui",
+			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc",
+			"internal/regularfile", "llm", "mmconfigs", "orchestrator",
+		}},
+	}
+}
+
+// never is a rule of the design that no import may break, whatever the policy
+// says: a second statement of it that catches a careless edit of the policy.
+type never struct {
+	from    []string // mm packages: "x/..." is x and the packages under it, "..." all of mm
+	to      []string // mm packages that from must not depend on, written as from's
+	toOther []string // other import paths (the standard library's, a module's) from must not depend on
+	direct  bool     // the rule is about from's own imports; else about dependencies at any depth
+	rule    string   // the rule in the design's words, shown when it is broken
+}
+
+// neverRules are the design's "never" (design.md §8) and the rules of the
+// internal packages, each as the packages it binds and those they must not
+// reach.
+func neverRules() []never {
+	return []never{
+		{
+			from: []string{"hooks/..."},
+			to:   []string{"orchestrator", "agentproc", "tools", "mmconfigs", "frontend/...", "cmd/..."},
+			rule: "the hook engine knows no turn loop (design.md §8)",
+		},
+		{
+			from: []string{"llm"},
+			to:   []string{"hooks/...", "handoff", "orchestrator", "tools", "agentproc", "mmconfigs", "frontend/...", "cmd/..."},
+			rule: "a model client knows neither hooks nor turns (design.md §8)",
+		},
+		{
+			from: []string{"tools"},
+			to:   []string{"orchestrator", "hooks/...", "handoff", "agentproc", "mmconfigs", "frontend/...", "cmd/..."},
+			rule: "a tool knows nothing of the loop that calls it (design.md §8)",
+		},
+		{
+			from:   []string{"frontend/..."},
+			to:     []string{"hooks/...", "llm", "tools"},
+			direct: true,
+			rule:   "front ends import neither hooks nor models nor tools (design.md §8)",
+		},
+		{
+			from: []string{"mmconfigs"},
+			to:   []string{"orchestrator", "agentproc", "frontend/...", "cmd/..."},
+			rule: "configuration is data (design.md §8)",
+		},
+		{
+			from:   []string{"mmconfigs"},
+			to:     []string{"llm"},
+			direct: true,
+			rule:   "configuration is data: it names providers and models, it holds no model client (design.md §8)",
+		},
+		{
+			from:    []string{"mmconfigs"},
+			toOther: []string{"os/exec", "net", "net/http"},
+			direct:  true,
+			rule:    "configuration is data: loading it starts no process and opens no connection (design.md §8)",
+		},
+		{
+			from:    []string{"handoff"},
+			to:      []string{"agentproc", "internal/proc"},
+			toOther: []string{"os/exec"},
+			rule:    "the ask's types start no process (design.md §8)",
+		},
+		{
+			from: []string{"orchestrator"},
+			to:   []string{"frontend/...", "cmd/..."},
+			rule: "imports flow one way: the orchestrator knows no front end (design.md §8)",
+		},
+		{
+			from: []string{"agentproc", "handoff", "hooks/...", "llm", "mmconfigs", "tools"},
+			to:   []string{"orchestrator", "frontend/...", "cmd/..."},
+			rule: "imports flow one way: what the orchestrator calls knows neither it nor a front end (design.md §8)",
+		},
+		{
+			from:   []string{"internal/..."},
+			to:     []string{"agentproc", "cmd/...", "examples/...", "frontend/...", "handoff", "hooks/...", "llm", "mmconfigs", "orchestrator", "tools"},
+			direct: true,
+			rule:   "an internal package is a mechanism mm's parts share: it knows none of them",
+		},
+		{
+			from:   []string{"..."},
+			to:     []string{"internal/mustend", "internal/nodetest", "internal/proc/proctest"},
+			direct: true,
+			rule:   "a test helper is linked into no mm binary: only _test.go files import it",
+		},
+	}
+}
+
+// TestImports checks the imports of every package of mm, as the go command
+// sees them on this system, against the policy and the rules.
+func TestImports(t *testing.T) {
+	g, err := listGraph(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, msg := range check(g, policy(), neverRules()) {
+		t.Error(msg)
+	}
+}
+
+// listGraph asks the go command for every package mm builds — mm's own and
+// those they depend on — and what each one's non-test files import.
+func listGraph(t *testing.T) (graph, error) {
+	cmd := exec.CommandContext(t.Context(), "go", "list", "-deps", "-json=ImportPath,Imports", module+"/...")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("listing mm's packages with go list: %w: %s", err, stderr.Bytes())
+	}
+	g := graph{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		err := dec.Decode(&p)
+		if errors.Is(err, io.EOF) {
+			return g, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading go list's output: %w", err)
+		}
+		g[p.ImportPath] = p.Imports
+	}
+}
