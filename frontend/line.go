@@ -33,8 +33,9 @@ type LineOptions struct {
 	DisplayHooks, DisplayCommands bool
 }
 
-// Session is what the line mode uses of an orchestrator session;
-// *orchestrator.Session is one, a test's fake another.
+// Session is what the interactive front ends (the line mode, the window)
+// use of an orchestrator session; *orchestrator.Session is one, a test's
+// fake another.
 type Session interface {
 	// Prompt runs one turn on text, a question or an /ask… line.
 	Prompt(ctx context.Context, text string) error

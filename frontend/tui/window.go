@@ -11,13 +11,9 @@ import (
 	"github.com/mm-agent/mm/orchestrator"
 )
 
-// session is what the window uses of an orchestrator session.
-type session interface {
-	Prompt(ctx context.Context, text string) error
-	Clear()
-	MCPServers() []orchestrator.MCPStatus
-	Commands() []orchestrator.Command
-}
+// session is what the window uses of an orchestrator session: what every
+// interactive front end uses.
+type session = frontend.Session
 
 // input is what the terminal reader read, or why it stopped.
 type input struct {

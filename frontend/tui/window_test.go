@@ -28,6 +28,8 @@ func (f *fakeSession) Prompt(ctx context.Context, text string) error {
 func (f *fakeSession) Clear()                               { f.cleared = true }
 func (f *fakeSession) MCPServers() []orchestrator.MCPStatus { return nil }
 func (f *fakeSession) Commands() []orchestrator.Command     { return nil }
+func (f *fakeSession) Warnings() []string                   { return nil }
+func (f *fakeSession) Close() error                         { return nil }
 
 // testWindow is a window whose loop the test runs by hand: it types keys
 // and hands over the session's messages itself, so that every step is in

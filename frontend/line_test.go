@@ -1,0 +1,171 @@
+package frontend
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mm-agent/mm/orchestrator"
+)
+
+// fakeSession answers each question with its text, asking consent first
+// for a question that starts with "run ".
+type fakeSession struct {
+	sink     orchestrator.Sink
+	prompts  []string
+	answers  []orchestrator.ConsentAnswer
+	cleared  int
+	commands []orchestrator.Command
+	servers  []orchestrator.MCPStatus
+	closed   bool
+}
+
+func (f *fakeSession) Prompt(ctx context.Context, text string) error {
+	f.prompts = append(f.prompts, text)
+	if cmd, ok := strings.CutPrefix(text, "run "); ok {
+		a := f.sink.Consent(ctx, orchestrator.ConsentRequest{Tool: "bash", Subject: cmd, Detail: cmd})
+		f.answers = append(f.answers, a)
+	}
+	if text == "fail" {
+		err := errors.New("the model is gone")
+		f.sink.Emit(orchestrator.TurnEnded{Err: err})
+		return err
+	}
+	f.sink.Emit(orchestrator.Text{Text: "answer to " + text})
+	f.sink.Emit(orchestrator.TurnEnded{Answer: "answer to " + text})
+	return nil
+}
+func (f *fakeSession) Clear()                               { f.cleared++ }
+func (f *fakeSession) MCPServers() []orchestrator.MCPStatus { return f.servers }
+func (f *fakeSession) Commands() []orchestrator.Command     { return f.commands }
+func (f *fakeSession) Warnings() []string                   { return nil }
+func (f *fakeSession) Close() error                         { f.closed = true; return nil }
+
+// runFakeLine runs the line mode over f, fed input from a pipe, and
+// returns its exit code, stdout and stderr.
+func runFakeLine(t *testing.T, f *fakeSession, input string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	opts := LineOptions{Stdin: io.NopCloser(strings.NewReader(input)), Stdout: &stdout, Stderr: &stderr}
+	code := runLine(context.Background(), opts, func(sink orchestrator.Sink) (Session, string, error) {
+		f.sink = sink
+		return f, "mm test | model: fake", nil
+	})
+	if !f.closed {
+		t.Error("the session was not closed")
+	}
+	return code, stdout.String(), stderr.String()
+}
+
+// TestLineQuestion: a question is a turn; its answer streams after 🤖 and
+// the ⚙ line closes it; the end of input leaves with 0.
+func TestLineQuestion(t *testing.T) {
+	f := &fakeSession{}
+	code, stdout, stderr := runFakeLine(t, f, "hello\n")
+	want := "mm test | model: fake\n🤖 answer to hello\n⚙ 0 command(s)\n"
+	if code != 0 || stdout != want || stderr != "" {
+		t.Errorf("exit %d\nstdout %q\nwant   %q\nstderr %q", code, stdout, want, stderr)
+	}
+	if !slices.Equal(f.prompts, []string{"hello"}) {
+		t.Errorf("prompts %q", f.prompts)
+	}
+}
+
+// TestLineHelp: /help prints the line mode's list of the registry's
+// commands; /help with more words is a question.
+func TestLineHelp(t *testing.T) {
+	f := &fakeSession{}
+	code, stdout, stderr := runFakeLine(t, f, "/help\n")
+	want := `mm test | model: fake
+Type a question and press Enter. Commands:
+  /ask <agent> <question>              ask another agent
+  /ask-<agent> <question>              the same
+  /ask-with-context-<agent> <question> ask, sending this conversation along
+  /mcp                                 list the MCP servers and their tools
+  /usage                               the tokens of the last turn and of the session
+  /clear                               forget the conversation
+  /help                                this list
+  /exit                                leave (or Ctrl-D)
+Ctrl-C cancels the running turn; a second Ctrl-C leaves.
+`
+	if code != 0 || stdout != want || stderr != "" || len(f.prompts) > 0 {
+		t.Errorf("exit %d, prompts %q\nstdout:\n%s\nwant:\n%s\nstderr %q", code, f.prompts, stdout, want, stderr)
+	}
+}
+
+// TestLineCommands: /clear clears the session, /mcp lists its servers,
+// /usage reports the turns' tokens, /exit leaves before the next line.
+func TestLineCommands(t *testing.T) {
+	f := &fakeSession{servers: []orchestrator.MCPStatus{{Name: "fs", Tools: []string{"fs__read"}}}}
+	code, stdout, stderr := runFakeLine(t, f, "/clear\n/mcp\n/usage\n/help me\n/exit\nnever read\n")
+	want := "mm test | model: fake\n(conversation cleared)\nfs: 1 tool(s)\n  fs__read\n" +
+		"(no turn yet: /usage shows the tokens of the last turn)\n🤖 answer to /help me\n⚙ 0 command(s)\n"
+	if code != 0 || stdout != want || stderr != "" {
+		t.Errorf("exit %d\nstdout %q\nwant   %q\nstderr %q", code, stdout, want, stderr)
+	}
+	if f.cleared != 1 || !slices.Equal(f.prompts, []string{"/help me"}) {
+		t.Errorf("cleared %d times, prompts %q; want once and the question", f.cleared, f.prompts)
+	}
+}
+
+// TestLineUnknownCommand: a slash word that is no command is refused on
+// stderr, naming the commands (the session's /ask… ones by agent), and
+// never reaches the session; from a pipe the exit code is then 1. A path
+// is a question.
+func TestLineUnknownCommand(t *testing.T) {
+	f := &fakeSession{commands: []orchestrator.Command{{Name: "ask"}, {Name: "ask-expert"}, {Name: "ask-with-context-expert"}}}
+	code, stdout, stderr := runFakeLine(t, f, "/hlep\n/etc/hosts?\n")
+	wantErr := "mm: unknown command /hlep (known: /ask, /ask-expert, /ask-with-context-expert, /mcp, /usage, /clear, /help, /exit); to ask the model about it, start the line with another word\n"
+	wantOut := "mm test | model: fake\n🤖 answer to /etc/hosts?\n⚙ 0 command(s)\n"
+	if code != 1 || stdout != wantOut || stderr != wantErr {
+		t.Errorf("exit %d\nstdout %q\nwant   %q\nstderr %q\nwant   %q", code, stdout, wantOut, stderr, wantErr)
+	}
+	if !slices.Equal(f.prompts, []string{"/etc/hosts?"}) {
+		t.Errorf("prompts %q, want the path alone", f.prompts)
+	}
+}
+
+// TestLineConsent: a tool call's consent question is asked on stdout and
+// answered by the next line; a line that is no answer asks again.
+func TestLineConsent(t *testing.T) {
+	f := &fakeSession{}
+	code, stdout, stderr := runFakeLine(t, f, "run ls\nmaybe\na\nrun rm x\nn\n")
+	q := func(cmd string) string {
+		return "Allow bash: " + cmd + "? [y] yes once  [n] no  [a] always for bash  [v] never for bash › \n"
+	}
+	want := "mm test | model: fake\n" +
+		q("ls") + q("ls") + "🤖 answer to run ls\n⚙ 0 command(s)\n" +
+		q("rm x") + "🤖 answer to run rm x\n⚙ 0 command(s)\n"
+	if code != 0 || stdout != want || stderr != "" {
+		t.Errorf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr %q", code, stdout, want, stderr)
+	}
+	if want := []orchestrator.ConsentAnswer{orchestrator.AllowAlways, orchestrator.RejectOnce}; !slices.Equal(f.answers, want) {
+		t.Errorf("answers %v, want %v", f.answers, want)
+	}
+}
+
+// TestLineFailedTurn: a failed turn's error is on stderr and, from a
+// pipe, makes the exit code 1 once the input ends.
+func TestLineFailedTurn(t *testing.T) {
+	f := &fakeSession{}
+	code, _, stderr := runFakeLine(t, f, "fail\nhello\n")
+	if code != 1 || !strings.Contains(stderr, "the model is gone") || !slices.Equal(f.prompts, []string{"fail", "hello"}) {
+		t.Errorf("exit %d, stderr %q, prompts %q; want 1, the error, both turns", code, stderr, f.prompts)
+	}
+}
+
+// TestLineSessionError: a session that cannot start is reported, exit 1.
+func TestLineSessionError(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	opts := LineOptions{Stdin: io.NopCloser(strings.NewReader("hello\n")), Stdout: &stdout, Stderr: &stderr}
+	code := runLine(context.Background(), opts, func(orchestrator.Sink) (Session, string, error) {
+		return nil, "", errors.New("no model server")
+	})
+	if code != 1 || stdout.String() != "" || stderr.String() != "mm: no model server\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
