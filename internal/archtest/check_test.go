@@ -264,7 +264,7 @@ func TestCheck(t *testing.T) {
 		{
 			name: "a front end imports a tool",
 			edit: func(g graph) { g[full("frontend")] = append(g[full("frontend")], full("tools")) },
-			want: []string{`forbidden import: frontend imports tools, which breaks the rule "front ends import neither hooks nor models nor tools (design.md §8)"`},
+			want: []string{`forbidden import: frontend imports tools, which breaks the rule "front ends import neither hooks nor models nor tools (CONTRIBUTING.md)"`},
 		},
 		{
 			name: "an edge no rule forbids and the policy does not list",
@@ -274,12 +274,12 @@ func TestCheck(t *testing.T) {
 		{
 			name: "the ask reaches os/exec through an allowed import",
 			edit: func(g graph) { g[full("llm")] = append(g[full("llm")], "os/exec") },
-			want: []string{`forbidden dependency: handoff depends on os/exec (handoff → llm → os/exec), which breaks the rule "the ask's types start no process (design.md §8)"`},
+			want: []string{`forbidden dependency: handoff depends on os/exec (handoff → llm → os/exec), which breaks the rule "the ask's types start no process (CONTRIBUTING.md)"`},
 		},
 		{
 			name: "configuration imports a package outside mm that a rule names",
 			edit: func(g graph) { g[full("mmconfigs")] = append(g[full("mmconfigs")], "net/http") },
-			want: []string{`forbidden import: mmconfigs imports net/http, which breaks the rule "configuration is data: loading it starts no process and opens no connection (design.md §8)"`},
+			want: []string{`forbidden import: mmconfigs imports net/http, which breaks the rule "configuration is data: loading it starts no process and opens no connection (CONTRIBUTING.md)"`},
 		},
 		{
 			name: "a new package",
@@ -311,17 +311,17 @@ func TestCheck(t *testing.T) {
 				return a
 			},
 			want: []string{
-				`internal/archtest/deps_test.go: by the policy, tools may import orchestrator, which breaks the rule "a tool knows nothing of the loop that calls it (design.md §8)"`,
-				`internal/archtest/deps_test.go: by the policy, mmconfigs may depend on orchestrator (mmconfigs → tools → orchestrator), which breaks the rule "configuration is data (design.md §8)"`,
+				`internal/archtest/deps_test.go: by the policy, tools may import orchestrator, which breaks the rule "a tool knows nothing of the loop that calls it (CONTRIBUTING.md)"`,
+				`internal/archtest/deps_test.go: by the policy, mmconfigs may depend on orchestrator (mmconfigs → tools → orchestrator), which breaks the rule "configuration is data (CONTRIBUTING.md)"`,
 			},
 		},
 		{
 			name: "the hook engine imports the turn loop",
 			edit: func(g graph) { g[full("hooks")] = append(g[full("hooks")], full("orchestrator")) },
 			want: []string{
-				`forbidden import: hooks imports orchestrator, which breaks the rule "the hook engine knows no turn loop (design.md §8)"`,
-				`forbidden dependency: hooks/wasm depends on orchestrator (hooks/wasm → hooks → orchestrator), which breaks the rule "the hook engine knows no turn loop (design.md §8)"`,
-				`forbidden dependency: mmconfigs depends on orchestrator (mmconfigs → hooks → orchestrator), which breaks the rule "configuration is data (design.md §8)"`,
+				`forbidden import: hooks imports orchestrator, which breaks the rule "the hook engine knows no turn loop (CONTRIBUTING.md)"`,
+				`forbidden dependency: hooks/wasm depends on orchestrator (hooks/wasm → hooks → orchestrator), which breaks the rule "the hook engine knows no turn loop (CONTRIBUTING.md)"`,
+				`forbidden dependency: mmconfigs depends on orchestrator (mmconfigs → hooks → orchestrator), which breaks the rule "configuration is data (CONTRIBUTING.md)"`,
 			},
 		},
 	}
