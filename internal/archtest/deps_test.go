@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -212,6 +215,24 @@ func TestImports(t *testing.T) {
 	}
 	for _, msg := range check(g, policy(), neverRules()) {
 		t.Error(msg)
+	}
+}
+
+// TestContributingNamesEveryPackage keeps the contributor's page whole: every
+// package of the policy has its line in CONTRIBUTING.md (the examples aside,
+// which the page names together).
+func TestContributingNamesEveryPackage(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "..", "CONTRIBUTING.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range policy() {
+		if strings.HasPrefix(a.pkg, "examples/") {
+			continue
+		}
+		if !bytes.Contains(page, []byte("`"+a.pkg+"`")) {
+			t.Errorf("CONTRIBUTING.md does not name package %s: give it a line in the table of packages", a.pkg)
+		}
 	}
 }
 
