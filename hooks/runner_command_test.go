@@ -192,6 +192,9 @@ func readPid(t *testing.T, dir string) int {
 }
 
 func TestBackgroundChildren(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out hook timeouts: not in the -short lane")
+	}
 	tests := []struct {
 		name, command     string
 		timeout           time.Duration

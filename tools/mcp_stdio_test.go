@@ -32,6 +32,9 @@ func buildServer(t *testing.T) string {
 }
 
 func TestStdioMCP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts real MCP servers: not in the -short lane")
+	}
 	bin := buildServer(t)
 	env := Env{Cwd: t.TempDir(), Environ: os.Environ()}
 	ctx := context.Background()

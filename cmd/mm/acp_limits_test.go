@@ -170,6 +170,9 @@ mmConfigs:
 // the whole of an asked agent's 1 MB answer, streamed in 7-character
 // pieces, and the prompt ends normally.
 func TestACPSlowEditor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an editor that stops reading for 3 s: not in the -short lane")
+	}
 	dir := t.TempDir()
 	answer := strings.Repeat("y", 1_050_000)
 	e := startRawEditor(t, dir, map[string]string{

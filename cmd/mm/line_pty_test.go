@@ -14,6 +14,9 @@ import (
 // answer ends mm with exit status 130, as a shell reports a command
 // SIGINT ended.
 func TestPrintCtrlC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a slow answer streamed on a terminal: not in the -short lane")
+	}
 	dir := t.TempDir()
 	files := map[string]string{
 		"agent.yaml": "model: script/script.yaml\n",

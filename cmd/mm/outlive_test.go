@@ -138,6 +138,9 @@ func outliveScenarios() []outliveScenario {
 // but after SIGKILL, nothing is left unreaped either. The test process is
 // the subreaper of mm's tree: whatever mm leaves behind becomes its child.
 func TestNothingOutlivesMM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an MCP server and signals mm in every scenario: not in the -short lane")
+	}
 	mcpserver := buildMCPServer(t)
 	for _, sc := range outliveScenarios() {
 		signals := sc.signals

@@ -19,6 +19,11 @@ import (
 // that child agents (started as $MM_BIN -acp) are the same binary.
 var mmBin string
 
+// coverBuild is set when mmBin is built with -cover, because GOCOVERDIR is
+// set: every run of it then writes its coverage there (see
+// docs/explanation/testing.md).
+var coverBuild bool
+
 // goEnv keeps the go command's caches for scripts that build wasm modules
 // (their HOME is their work folder).
 var goEnv []string
@@ -32,7 +37,12 @@ func TestMain(m *testing.M) {
 	mmBin = filepath.Join(dir, "mm")
 	// Without VCS stamping, the version is "devel" whatever the commit,
 	// and the scripts can show it.
-	build := exec.Command("go", "build", "-buildvcs=false", "-o", mmBin, ".")
+	args := []string{"build", "-buildvcs=false", "-o", mmBin}
+	if os.Getenv("GOCOVERDIR") != "" {
+		coverBuild = true
+		args = append(args, "-cover", "-coverpkg=github.com/mm-agent/mm/...")
+	}
+	build := exec.Command("go", append(args, ".")...)
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build mm:", err)
@@ -67,6 +77,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("MM_ASK_MAX_DEPTH", "")
 			env.Setenv("MM_BIN", "")
 			env.Setenv("EXAMPLES", filepath.Join(repoRoot(), "examples"))
+			if coverBuild {
+				env.Setenv("GOCOVERDIR", os.Getenv("GOCOVERDIR"))
+			}
 			for _, kv := range goEnv {
 				k, v, _ := strings.Cut(kv, "=")
 				env.Setenv(k, v)

@@ -43,6 +43,9 @@ var spinnerDraw = regexp.MustCompile(`[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^\r\n]*?
 // erases that line before anything else is written; /usage reports the
 // turn's model calls.
 func TestSpinnerStates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a scripted model that pauses 1.5 s: not in the -short lane")
+	}
 	dir := t.TempDir()
 	for name, body := range spinnerFiles {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
@@ -82,6 +85,9 @@ func TestSpinnerStates(t *testing.T) {
 // TestSpinnerNotOnAPipe: -p with stdout and stderr on pipes gets nothing of
 // the spinner.
 func TestSpinnerNotOnAPipe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a scripted model that pauses 1.5 s: not in the -short lane")
+	}
 	dir := t.TempDir()
 	for name, body := range spinnerFiles {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {

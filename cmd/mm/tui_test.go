@@ -126,6 +126,9 @@ esac
 // (Ctrl-S, a slow link) still gets the whole of an asked agent's answer
 // streamed in 5,000 pieces, and the hand-off ends normally.
 func TestWindowSlowTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a terminal that is not read for 3 s: not in the -short lane")
+	}
 	dir := t.TempDir()
 	files := map[string]string{
 		"agent.yaml":  "model: echo/main\nmmConfigs:\n  c: c.yaml\n",

@@ -52,6 +52,9 @@ func TestMain(m *testing.M) {
 // (relative to this folder), building it on first use.
 func built(t testing.TB, pkg string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a wasm module with the go command: not in the -short lane")
+	}
 	v, _ := builds.LoadOrStore(pkg, &buildResult{})
 	b := v.(*buildResult)
 	b.once.Do(func() {

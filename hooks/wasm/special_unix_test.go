@@ -51,9 +51,10 @@ func TestSpecialFiles(t *testing.T) {
 		out []byte
 		err error
 	}
+	module := guest(t) // here, not in the goroutine: it may skip or fail the test
 	done := make(chan result, 1)
 	go func() {
-		out, err := rt.Run(ctx, Spec{Module: guest(t), Args: args, Cwd: cwd, Read: []string{"ro"}, Write: []string{"rw"}})
+		out, err := rt.Run(ctx, Spec{Module: module, Args: args, Cwd: cwd, Read: []string{"ro"}, Write: []string{"rw"}})
 		done <- result{out, err}
 	}()
 	var res result
