@@ -18,6 +18,8 @@ import (
 	"time"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/mm-agent/mm/internal/mustend"
 )
 
 // fakeBin is the fake ACP agent built from testdata/fakeagent.
@@ -79,7 +81,9 @@ type recorder struct {
 	onText func(string)
 	// blockPermission makes Permission wait for its ctx to end.
 	blockPermission bool
-	permCtxErr      error
+	// onPermission, when set, is called as each permission request arrives.
+	onPermission func()
+	permCtxErr   error
 }
 
 type text struct{ Agent, Chunk string }
@@ -103,8 +107,11 @@ func (r *recorder) ToolCall(u ToolUpdate) {
 func (r *recorder) Permission(ctx context.Context, req PermissionRequest) PermissionAnswer {
 	r.mu.Lock()
 	r.perms = append(r.perms, req)
-	block := r.blockPermission
+	block, f := r.blockPermission, r.onPermission
 	r.mu.Unlock()
+	if f != nil {
+		f()
+	}
 	if block {
 		<-ctx.Done()
 		r.mu.Lock()
@@ -284,19 +291,8 @@ func TestCancelDuringPermission(t *testing.T) {
 	a := start(t, "agent.yaml", 0)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r := &recorder{blockPermission: true}
-	go func() {
-		for {
-			r.mu.Lock()
-			n := len(r.perms)
-			r.mu.Unlock()
-			if n > 0 {
-				cancel()
-				return
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}()
+	// The prompt is cancelled once the child's permission request is here.
+	r := &recorder{blockPermission: true, onPermission: cancel}
 	err := a.Prompt(ctx, "permission", r)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Prompt = %v, want an error wrapping context.Canceled", err)
@@ -442,11 +438,7 @@ func TestCloseReaps(t *testing.T) {
 					t.Fatal(err)
 				}
 				// Its new parent reaps it when it likes: wait for that.
-				deadline := time.Now().Add(wait)
-				for alive(left) && time.Now().Before(deadline) {
-					time.Sleep(10 * time.Millisecond)
-				}
-				if alive(left) {
+				if !mustend.Eventually(wait, func() bool { return !alive(left) }) {
 					t.Errorf("process %d the child started outlived it", left)
 				}
 			}
@@ -469,10 +461,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 		a.Close()
 		cancel()
 	}
-	deadline := time.Now().Add(wait)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	mustend.Eventually(wait, func() bool { return runtime.NumGoroutine() <= before })
 	if n := runtime.NumGoroutine(); n > before {
 		buf := make([]byte, 1<<16)
 		t.Errorf("%d goroutines after, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])

@@ -162,17 +162,18 @@ func TestHookIgnoringStdin(t *testing.T) {
 // processGone waits until the process is gone, or a zombie nobody reaps.
 func processGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	if mustend.Eventually(5*time.Second, func() bool {
 		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			return
+			return true
 		}
-		if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
-			if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 0 && f[0] == "Z" {
-				return
-			}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return false
 		}
-		time.Sleep(20 * time.Millisecond)
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		return len(f) > 0 && f[0] == "Z"
+	}) {
+		return
 	}
 	_ = syscall.Kill(pid, syscall.SIGKILL)
 	t.Errorf("background child %d still alive", pid)
@@ -235,13 +236,8 @@ func TestCancellation(t *testing.T) {
 		hook(`touch "$T/second"`)))
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		for {
-			if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
-				cancel()
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		mustend.Eventually(mustend.WaitBound, func() bool { _, err := os.Stat(filepath.Join(dir, "started")); return err == nil })
+		cancel()
 	}()
 	var rec recorder
 	var res PreGenerationResult

@@ -11,7 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/mm-agent/mm/internal/mustend"
 )
 
 func testEnv(t *testing.T) Env {
@@ -117,13 +118,8 @@ func TestBashCancel(t *testing.T) {
 	defer cancel()
 	started := filepath.Join(env.Cwd, "started")
 	go func() {
-		for {
-			if _, err := os.Stat(started); err == nil {
-				cancel()
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		mustend.Eventually(mustend.WaitBound, func() bool { _, err := os.Stat(started); return err == nil })
+		cancel()
 	}()
 	res := bashTool{}.Run(ctx, env, json.RawMessage(`{"command": "sleep 100 & echo $!; touch started; sleep 100"}`))
 	pid := backgroundPID(t, res.Output)

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mm-agent/mm/internal/mustend"
 )
 
 // buildServer builds testdata/mcpserver, a real MCP server over stdio.
@@ -183,15 +185,14 @@ func errorStrings(errs []error) []string {
 // readPID reads the pid the test server wrote, waiting for it to be there.
 func readPID(t *testing.T, file string) int {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	pid := 0
+	if !mustend.Eventually(mustend.WaitBound, func() bool {
 		data, err := os.ReadFile(file)
-		if pid, perr := strconv.Atoi(string(data)); err == nil && perr == nil {
-			return pid
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no pid in %s", file)
-		}
-		time.Sleep(20 * time.Millisecond)
+		n, perr := strconv.Atoi(string(data))
+		pid = n
+		return err == nil && perr == nil
+	}) {
+		t.Fatalf("no pid in %s", file)
 	}
+	return pid
 }

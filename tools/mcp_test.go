@@ -13,8 +13,25 @@ import (
 )
 
 // memServer is an in-process MCP server for the tests.
-func memServer(t *testing.T, block chan struct{}) *mcp.Server {
+// gate holds the block tool's calls: reached is told when a call has
+// reached the server, and a call answers once release is closed (or its
+// context ends). Tests wait on reached instead of sleeping.
+type gate struct {
+	reached chan struct{}
+	release chan struct{}
+}
+
+func newGate() *gate {
+	return &gate{reached: make(chan struct{}, 1), release: make(chan struct{})}
+}
+
+// memServer is an in-process MCP server; its block tool waits at g (a gate
+// of its own when g is nil).
+func memServer(t *testing.T, g *gate) *mcp.Server {
 	t.Helper()
+	if g == nil {
+		g = newGate()
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "mem", Version: "1"}, nil)
 	type echoIn struct {
 		Text string `json:"text" jsonschema:"the text to send back"`
@@ -42,7 +59,11 @@ func memServer(t *testing.T, block chan struct{}) *mcp.Server {
 	s.AddTool(&mcp.Tool{Name: "block", Description: "Answers when told to.", InputSchema: object},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			select {
-			case <-block:
+			case g.reached <- struct{}{}:
+			default:
+			}
+			select {
+			case <-g.release:
 			case <-ctx.Done():
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "unblocked"}}}, nil
@@ -52,11 +73,11 @@ func memServer(t *testing.T, block chan struct{}) *mcp.Server {
 
 // memSet connects an MCPSet to the in-process server, as server "mem". The
 // returned pipe end is the server's: closing it is the server going away.
-func memSet(t *testing.T, block chan struct{}) (*MCPSet, net.Conn) {
+func memSet(t *testing.T, g *gate) (*MCPSet, net.Conn) {
 	t.Helper()
 	ctx := context.Background()
 	serverEnd, clientEnd := net.Pipe()
-	_, err := memServer(t, block).Connect(ctx, &mcp.IOTransport{Reader: serverEnd, Writer: serverEnd}, nil)
+	_, err := memServer(t, g).Connect(ctx, &mcp.IOTransport{Reader: serverEnd, Writer: serverEnd}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,20 +194,32 @@ func TestMCPCallDeadline(t *testing.T) {
 }
 
 func TestMCPCallCancel(t *testing.T) {
-	set, _ := memSet(t, nil)
+	g := newGate()
+	set, _ := memSet(t, g)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(100*time.Millisecond, cancel)
+	reached := make(chan struct{})
+	go func() { // cancels the call once it is at the server
+		defer close(reached)
+		select {
+		case <-g.reached:
+		case <-ctx.Done():
+		}
+		cancel()
+	}()
 	res := findTool(t, set, "mem__block").Run(ctx, Env{}, nil)
+	cancel()
+	<-reached
 	if want := `mcp server "mem": call to "block" cancelled`; res.Output != want || !res.IsError {
 		t.Errorf("got %q (IsError %v), want %q", res.Output, res.IsError, want)
 	}
 }
 
 func TestMCPServerGoesAway(t *testing.T) {
-	set, serverEnd := memSet(t, nil)
+	g := newGate()
+	set, serverEnd := memSet(t, g)
 	done := make(chan Result)
 	go func() { done <- findTool(t, set, "mem__block").Run(context.Background(), Env{}, nil) }()
-	time.Sleep(100 * time.Millisecond) // let the call reach the server (either way, it must fail)
+	<-g.reached
 	serverEnd.Close()
 	res := <-done
 	want := `mcp server "mem" failed: it closed the connection`
@@ -204,10 +237,11 @@ func TestMCPServerGoesAway(t *testing.T) {
 }
 
 func TestMCPCloseEndsCalls(t *testing.T) {
-	set, _ := memSet(t, make(chan struct{}))
+	g := newGate()
+	set, _ := memSet(t, g)
 	done := make(chan Result)
 	go func() { done <- findTool(t, set, "mem__block").Run(context.Background(), Env{}, nil) }()
-	time.Sleep(100 * time.Millisecond)
+	<-g.reached
 	if err := set.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/mm-agent/mm/internal/mustend"
 )
 
 // waitGone waits (generously: the machine may be loaded) until process pid
@@ -17,14 +18,9 @@ import (
 // is its parent's to reap.
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if processGone(pid) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !mustend.Eventually(mustend.WaitBound, func() bool { return processGone(pid) }) {
+		t.Errorf("process %d still runs", pid)
 	}
-	t.Errorf("process %d still runs", pid)
 }
 
 func processGone(pid int) bool {

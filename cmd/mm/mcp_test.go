@@ -11,6 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/mm-agent/mm/internal/mustend"
 	"github.com/mm-agent/mm/internal/nodetest"
 )
 
@@ -73,11 +74,7 @@ func TestMCPServerDiesWithMM(t *testing.T) {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	deadline := time.Now().Add(10 * time.Second)
-	for len(processesMatching("crashy.mjs", dir)) > 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the MCP server outlived mm: %q", processesMatching("crashy.mjs", dir))
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !mustend.Eventually(10*time.Second, func() bool { return len(processesMatching("crashy.mjs", dir)) == 0 }) {
+		t.Fatalf("the MCP server outlived mm: %q", processesMatching("crashy.mjs", dir))
 	}
 }

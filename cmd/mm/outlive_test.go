@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mm-agent/mm/internal/mustend"
 	"github.com/mm-agent/mm/internal/proc/proctest"
 )
 
@@ -206,7 +207,7 @@ func testOutlive(t *testing.T, sc outliveScenario, sig syscall.Signal, mcpserver
 		<-exited
 		return out.String()
 	}
-	if !waitUntil(10*time.Second, func() bool { return fileExists(filepath.Join(dir, "started")) }) {
+	if !mustend.Eventually(10*time.Second, func() bool { return fileExists(filepath.Join(dir, "started")) }) {
 		t.Fatalf("nothing started within 10 s; mm said:\n%s", said())
 	}
 
@@ -247,7 +248,7 @@ func testOutlive(t *testing.T, sc outliveScenario, sig syscall.Signal, mcpserver
 		}
 		return s
 	}
-	waitUntil(time.Until(signalled.Add(outliveWithin)), func() bool { return len(left()) == 0 })
+	mustend.Eventually(time.Until(signalled.Add(outliveWithin)), func() bool { return len(left()) == 0 })
 	if l := left(); len(l) > 0 {
 		t.Errorf("%v after %v, still running:\n%s", outliveWithin, sig, strings.Join(l, "\n"))
 	}
@@ -279,18 +280,4 @@ func sigName(s syscall.Signal) string {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
-}
-
-// waitUntil polls cond until it holds or d has passed, and says which.
-func waitUntil(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
-	for {
-		if cond() {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mm-agent/mm/internal/mustend"
 )
 
 // mmBin is the real mm binary the scripts run, built once in TestMain so
@@ -116,16 +118,9 @@ func cmdNoChildren(ts *testscript.TestScript, neg bool, args []string) {
 		needle = strings.Join(args, " ")
 	}
 	work := ts.Getenv("WORK")
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		left := processesMatching(needle, work)
-		if len(left) == 0 || time.Now().After(deadline) {
-			if len(left) > 0 && !neg {
-				ts.Fatalf("processes left behind: %s", strings.Join(left, "; "))
-			}
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
+	gone := func() bool { return len(processesMatching(needle, work)) == 0 }
+	if !mustend.Eventually(5*time.Second, gone) && !neg {
+		ts.Fatalf("processes left behind: %s", strings.Join(processesMatching(needle, work), "; "))
 	}
 }
 
@@ -164,12 +159,7 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: waitfile path")
 	}
 	p := ts.MkAbs(args[0])
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, err := os.Stat(p); err == nil {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !mustend.Eventually(10*time.Second, func() bool { _, err := os.Stat(p); return err == nil }) {
+		ts.Fatalf("%s did not appear", args[0])
 	}
-	ts.Fatalf("%s did not appear", args[0])
 }

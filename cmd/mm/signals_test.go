@@ -14,6 +14,8 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"github.com/mm-agent/mm/internal/mustend"
 )
 
 // TestTerminalEndsOnSIGTERM: SIGTERM to the line mode waiting at its prompt
@@ -55,7 +57,7 @@ func TestTerminalEndsOnSIGTERM(t *testing.T) {
 	}()
 
 	// At the prompt, the terminal is raw: readline reads it key by key.
-	if !waitUntil(10*time.Second, func() bool {
+	if !mustend.Eventually(10*time.Second, func() bool {
 		now, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
 		return err == nil && now.Lflag&unix.ICANON == 0
 	}) {

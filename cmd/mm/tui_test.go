@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/mm-agent/mm/internal/mustend"
 )
 
 // mark is how much the terminal has shown so far, for waitSince.
@@ -22,12 +24,8 @@ func (term *terminal) mark() int {
 // waitSince waits until what the terminal showed after mark contains text.
 func (term *terminal) waitSince(mark int, text string) {
 	term.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if strings.Contains(term.since(mark), text) {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
+	if mustend.Eventually(20*time.Second, func() bool { return strings.Contains(term.since(mark), text) }) {
+		return
 	}
 	term.t.Fatalf("the terminal never showed %q; after the mark it shows:\n%q", text, term.since(mark))
 }

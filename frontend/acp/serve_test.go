@@ -15,6 +15,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/mm-agent/mm/internal/mustend"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
 )
@@ -167,12 +168,8 @@ func (c *recClient) reset() {
 
 func (c *recClient) waitUpdates(t *testing.T, n int) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for len(c.got()) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited for %d updates, got %q", n, c.got())
-		}
-		time.Sleep(time.Millisecond)
+	if !mustend.Eventually(wait, func() bool { return len(c.got()) >= n }) {
+		t.Fatalf("waited for %d updates, got %q", n, c.got())
 	}
 }
 

@@ -1,12 +1,23 @@
-// Package mustend holds the tests' bound on something that must return: a
-// call that could block for ever (on a named pipe, a stuck child) fails its
-// test instead of hanging the suite. It measures no speed.
+// Package mustend holds the tests' bounds on what must end: a call that
+// could block for ever (on a named pipe, a stuck child) fails its test
+// instead of hanging the suite, and a condition the test cannot be told of
+// on a channel (a process dies, another process writes a file) is waited
+// for in one way. It measures no speed.
 package mustend
 
 import (
 	"testing"
 	"time"
 )
+
+// WaitBound is how long WaitFor waits for its condition. It is generous,
+// since the machine may be loaded: it is there for the condition that never
+// comes to hold.
+const WaitBound = 30 * time.Second
+
+// pollEvery is how often a condition is tried: often enough that a test
+// does not idle, seldom enough not to load the machine it waits on.
+const pollEvery = 10 * time.Millisecond
 
 // Within runs f and fails t when f has not returned after d, naming what.
 // d is generous: it is there for the call that never returns.
@@ -22,4 +33,28 @@ func Within(t testing.TB, d time.Duration, what string, f func()) {
 	case <-time.After(d):
 		t.Fatalf("%s still running after %v", what, d)
 	}
+}
+
+// WaitFor tries cond until it holds, and fails t, naming what it waited
+// for, when it has not held within WaitBound. Use it for what no channel
+// can tell: when the code under test can say so on a channel, wait on that.
+func WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	if !Eventually(WaitBound, cond) {
+		t.Fatalf("waited %v for %s", WaitBound, what)
+	}
+}
+
+// Eventually tries cond until it holds or d has passed, and reports whether
+// it held: for a test that goes on either way, or that fails in its own
+// words.
+func Eventually(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(pollEvery)
+	}
+	return true
 }

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/mm-agent/mm/internal/mustend"
 	"github.com/mm-agent/mm/internal/proc"
 )
 
@@ -29,19 +29,6 @@ func gone(pid int) bool {
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	return i >= 0 && i+2 < len(s) && s[i+2] == 'Z'
-}
-
-// waitFor polls cond for up to 10 s (the machine may be loaded) and says
-// whether it came to hold.
-func waitFor(cond func() bool) bool {
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return true
 }
 
 // startShell starts sh -c script with proc.Start and returns it with the
@@ -92,7 +79,7 @@ func TestKillGroup(t *testing.T) {
 		{"running", func(*testing.T, *exec.Cmd) {}},
 		{"its leader exited, not reaped", func(t *testing.T, cmd *exec.Cmd) {
 			syscall.Kill(cmd.Process.Pid, syscall.SIGKILL)
-			if !waitFor(func() bool { return gone(cmd.Process.Pid) }) {
+			if !mustend.Eventually(mustend.WaitBound, func() bool { return gone(cmd.Process.Pid) }) {
 				t.Fatal("the leader does not die")
 			}
 		}},
@@ -108,7 +95,7 @@ func TestKillGroup(t *testing.T) {
 			if err := proc.KillGroup(cmd.Process); err != nil {
 				t.Errorf("KillGroup: %v", err)
 			}
-			if !waitFor(func() bool { return gone(job) }) {
+			if !mustend.Eventually(mustend.WaitBound, func() bool { return gone(job) }) {
 				t.Errorf("the background job %d still runs", job)
 			}
 			if err := proc.KillGroup(cmd.Process); err != nil {
@@ -129,7 +116,7 @@ func TestWaitKillsWhatIsLeft(t *testing.T) {
 	if err := proc.Wait(cmd); err != nil {
 		t.Fatalf("Wait: %v", err)
 	}
-	if !waitFor(func() bool { return gone(job) }) {
+	if !mustend.Eventually(mustend.WaitBound, func() bool { return gone(job) }) {
 		t.Errorf("the background job %d outlived its command", job)
 	}
 }

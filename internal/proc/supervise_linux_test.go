@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/mm-agent/mm/internal/mustend"
 	"github.com/mm-agent/mm/internal/proc"
 	"github.com/mm-agent/mm/internal/proc/proctest"
 )
@@ -170,7 +171,7 @@ func TestReaperReapsAdopted(t *testing.T) {
 	if _, err := fifo.WriteString("\n"); err != nil {
 		t.Fatal(err)
 	}
-	if !waitFor(func() bool { return len(s.children()) == 0 }) {
+	if !mustend.Eventually(mustend.WaitBound, func() bool { return len(s.children()) == 0 }) {
 		t.Errorf("children %q, want none: the exited job is not reaped", s.children())
 	}
 }
@@ -185,7 +186,7 @@ func TestWatchdog(t *testing.T) {
 	s.cmd.Process.Kill()
 	s.cmd.Wait()
 	for _, pid := range []int{escaped, job} {
-		if !waitFor(func() bool { return gone(pid) }) {
+		if !mustend.Eventually(mustend.WaitBound, func() bool { return gone(pid) }) {
 			t.Errorf("process %d outlived the supervisor", pid)
 		}
 	}
