@@ -79,9 +79,7 @@ func TestKillGroup(t *testing.T) {
 		{"running", func(*testing.T, *exec.Cmd) {}},
 		{"its leader exited, not reaped", func(t *testing.T, cmd *exec.Cmd) {
 			syscall.Kill(cmd.Process.Pid, syscall.SIGKILL)
-			if !mustend.Eventually(mustend.WaitBound, func() bool { return gone(cmd.Process.Pid) }) {
-				t.Fatal("the leader does not die")
-			}
+			mustend.WaitFor(t, "the leader to die", func() bool { return gone(cmd.Process.Pid) })
 		}},
 		{"its leader reaped", func(t *testing.T, cmd *exec.Cmd) {
 			syscall.Kill(cmd.Process.Pid, syscall.SIGKILL)
