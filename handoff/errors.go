@@ -14,6 +14,7 @@ type UnknownAgentError struct {
 	Known []string
 }
 
+// Error names the agent and the ones mmConfigs has, or says to add mmConfigs.
 func (e *UnknownAgentError) Error() string {
 	k := strings.Join(e.Known, ", ")
 	if k == "" {
@@ -31,6 +32,7 @@ type DepthError struct {
 	Depth, Max int
 }
 
+// Error names the agent, the depth and maxAskDepth.
 func (e *DepthError) Error() string {
 	return fmt.Sprintf("ask refused: %s would run at depth %d, beyond maxAskDepth %d", e.Name, e.Depth, e.Max)
 }

@@ -225,7 +225,10 @@ var errCancelled error = cancelledError{}
 // cancelledError is errCancelled's type.
 type cancelledError struct{}
 
+// Error is "cancelled", the text hooks and front ends show.
 func (cancelledError) Error() string { return "cancelled" }
+
+// Unwrap is context.Canceled, for errors.Is.
 func (cancelledError) Unwrap() error { return context.Canceled }
 
 func describe(ctx context.Context, err error) error {
