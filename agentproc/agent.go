@@ -18,6 +18,7 @@ import (
 	"github.com/mm-agent/mm/internal/acpconn"
 	"github.com/mm-agent/mm/internal/proc"
 	"github.com/mm-agent/mm/internal/regularfile"
+	"github.com/mm-agent/mm/internal/textcut"
 )
 
 // DefaultGrace is how long a cancelled prompt, or a child told to stop, may
@@ -50,7 +51,7 @@ type Agent struct {
 	stdin   *os.File // our end of the child's stdin
 	in      watchedWriter
 	stdout  *os.File // our end of the child's stdout
-	stderr  *headBuffer
+	stderr  *textcut.Head
 	conn    *acp.ClientSideConnection
 	session acp.SessionId
 
@@ -75,7 +76,7 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 	cmd := exec.Command(opts.Bin, "-acp", "--config", opts.Config)
 	cmd.Dir = opts.Cwd
 	cmd.Env = opts.Environ
-	stderr := &headBuffer{max: stderrQuote}
+	stderr := textcut.NewHead(stderrQuote) // a chatty child cannot grow the parent's memory
 	cmd.Stderr = stderr
 	// Something the child started may keep its stderr open after it died.
 	cmd.WaitDelay = grace
@@ -322,7 +323,7 @@ func (a *Agent) exitCause() string {
 		state = ps.String()
 	}
 	s := "exited (" + state + ")"
-	if q := a.stderr.quote(); q != "" {
+	if q := quote(a.stderr.String()); q != "" {
 		s += ": " + q
 	}
 	return s

@@ -3,6 +3,8 @@ package handoff
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mm-agent/mm/internal/textcut"
 )
 
 // ContextHeader introduces each context a hook adds.
@@ -49,11 +51,11 @@ const MaxToolOutput = 20000
 // MaxToolOutput characters with a closing note saying how much was cut.
 // The postAsk contexts follow it uncut.
 func ToolOutput(read string) string {
-	r := []rune(read)
-	if len(r) <= MaxToolOutput {
+	head, n := textcut.Runes(read, MaxToolOutput)
+	if n == 0 {
 		return read
 	}
-	return fmt.Sprintf("%s\n\n[answer cut: %d of %d characters shown]", string(r[:MaxToolOutput]), MaxToolOutput, len(r))
+	return fmt.Sprintf("%s\n\n[answer cut: %d of %d characters shown]", head, MaxToolOutput, MaxToolOutput+n)
 }
 
 // DeniedText is what the model reads when a preAsk hook denies ask_agent.

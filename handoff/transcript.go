@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mm-agent/mm/internal/textcut"
 	"github.com/mm-agent/mm/llm"
 )
 
@@ -41,9 +42,9 @@ func Transcript(msgs []llm.Message) string {
 
 // cut keeps the first max characters of s and says how many were left out.
 func cut(s string, max int) string {
-	r := []rune(s)
-	if len(r) <= max {
+	head, n := textcut.Runes(s, max)
+	if n == 0 {
 		return s
 	}
-	return fmt.Sprintf("%s\n[… %d more characters cut]", string(r[:max]), len(r)-max)
+	return fmt.Sprintf("%s\n[… %d more characters cut]", head, n)
 }

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/mm-agent/mm/internal/proc"
+	"github.com/mm-agent/mm/internal/textcut"
 )
 
 // pipeGrace is how long a run waits, once its command has exited or been
@@ -39,7 +39,7 @@ func (e *Engine) runCommand(ctx context.Context, ev Event, en *Entry, input []by
 	env = append(env[:len(env):len(env)], "MM_HOOK_EVENT="+string(ev), "MM_CONFIG_DIR="+en.ConfigDir)
 
 	stdout := &cappedBuffer{max: MaxStdout, overflow: stop}
-	stderr := &prefixBuffer{max: maxStderr}
+	stderr := textcut.NewHead(maxStderr) // a chatty stderr never blocks the command
 	cmd := exec.CommandContext(ctx, "sh", "-c", en.Command)
 	cmd.Dir = e.opts.Cwd
 	cmd.Env = env
@@ -70,7 +70,7 @@ func (e *Engine) runCommand(ctx context.Context, ev Event, en *Entry, input []by
 		return stdout.buf, nil
 	case errors.As(err, &ee):
 		msg := fmt.Sprintf("exit status %d", proc.ExitStatus(ee))
-		if s := stderr.text(); s != "" {
+		if s := strings.TrimRightFunc(stderr.String(), unicode.IsSpace); s != "" {
 			msg += ": " + s
 		}
 		return nil, errors.New(msg)
@@ -95,43 +95,4 @@ func (c *cappedBuffer) Write(p []byte) (int, error) {
 	}
 	c.buf = append(c.buf, p...)
 	return len(p), nil
-}
-
-// prefixBuffer keeps the first max bytes written to it and drops the rest,
-// so that a chatty stderr never blocks the command.
-type prefixBuffer struct {
-	buf []byte
-	max int
-	cut bool
-}
-
-func (p *prefixBuffer) Write(b []byte) (int, error) {
-	if room := p.max - len(p.buf); room > 0 {
-		if len(b) > room {
-			p.buf = append(p.buf, b[:room]...)
-			p.cut = true
-		} else {
-			p.buf = append(p.buf, b...)
-		}
-	} else if len(b) > 0 {
-		p.cut = true
-	}
-	return len(b), nil
-}
-
-// text is the kept stderr for a failure line: never a character cut in
-// half, no trailing blank space.
-func (p *prefixBuffer) text() string {
-	b := p.buf
-	if p.cut {
-		for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-			if utf8.RuneStart(b[i]) {
-				if !utf8.FullRune(b[i:]) {
-					b = b[:i]
-				}
-				break
-			}
-		}
-	}
-	return strings.TrimRightFunc(string(b), unicode.IsSpace)
 }

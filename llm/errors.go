@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/mm-agent/mm/internal/textcut"
 )
 
 // statusLine is "HTTP <code>: <message>" for a response that is not a
@@ -96,8 +98,8 @@ func messageOf(raw json.RawMessage) string {
 // oneLine folds whitespace runs into single spaces and cuts s at max runes.
 func oneLine(s string, max int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > max {
-		s = string(r[:max]) + "…"
+	if head, n := textcut.Runes(s, max); n > 0 {
+		s = head + "…"
 	}
 	return s
 }

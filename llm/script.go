@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mm-agent/mm/internal/textcut"
 )
 
 // scriptModel plays a script file (docs/reference/script-model.md): for each
@@ -110,8 +112,8 @@ func (s *scriptModel) match(msgs []Message, last Message) (*scriptRule, []string
 		return nil, nil, fmt.Errorf("script %s: no rule matches an empty conversation", s.path)
 	}
 	quoted := last.Content
-	if r := []rune(quoted); len(r) > 80 {
-		quoted = string(r[:80]) + "…"
+	if head, n := textcut.Runes(quoted, 80); n > 0 {
+		quoted = head + "…"
 	}
 	return nil, nil, fmt.Errorf("script %s: no rule matches the last message (%s): %q; add a rule for it (a rule without when: matches anything)",
 		s.path, last.Role, quoted)

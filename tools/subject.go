@@ -3,7 +3,8 @@ package tools
 import (
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/mm-agent/mm/internal/textcut"
 )
 
 // subjectLineMax is the longest a subject line may be, in characters: it
@@ -20,13 +21,7 @@ func SubjectLine(input json.RawMessage) string {
 
 // cutLine cuts s to subjectLineMax characters, the last one "…" when
 // something was cut.
-func cutLine(s string) string {
-	if utf8.RuneCountInString(s) <= subjectLineMax {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:subjectLineMax-1]) + "…"
-}
+func cutLine(s string) string { return textcut.Ellipsis(s, subjectLineMax) }
 
 // SubjectWhole returns the subject of a tool call whole, as a person must
 // see it before approving the call: the first of the input's "command",

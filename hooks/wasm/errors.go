@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/mm-agent/mm/internal/textcut"
 )
 
 // stderrQuoted is how much of stderr a failure quotes, in bytes.
@@ -77,18 +78,7 @@ func (e *CrashError) Error() string {
 // a character cut in half, without trailing blank space (as for a command
 // hook).
 func quote(b []byte) string {
-	if len(b) >= stderrQuoted {
-		b = b[:stderrQuoted]
-		for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-			if utf8.RuneStart(b[i]) {
-				if !utf8.FullRune(b[i:]) {
-					b = b[:i]
-				}
-				break
-			}
-		}
-	}
-	return strings.TrimRightFunc(string(b), unicode.IsSpace)
+	return strings.TrimRightFunc(string(textcut.Bytes(b, stderrQuoted)), unicode.IsSpace)
 }
 
 // trapText is the first line of a wazero call error, without the function

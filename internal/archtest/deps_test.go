@@ -39,11 +39,13 @@ type allow struct {
 // the packages it may import and why.
 func policy() []allow {
 	return []allow{
-		// Mechanisms mm's parts share (neverRules: they know none of them).
+		// Mechanisms mm's parts share (neverRules: they know none of them);
+		// textcut is the one cut of text at a character boundary.
 		{pkg: "internal/archtest"}, // this test's package
 		{pkg: "internal/strictyaml"},
 		{pkg: "internal/regularfile"},
 		{pkg: "internal/proc"},
+		{pkg: "internal/textcut"},
 		// The message limit's error gives its size as regularfile.FormatSize writes it.
 		{pkg: "internal/acpconn", imports: []string{"internal/regularfile"}},
 
@@ -60,22 +62,22 @@ func policy() []allow {
 		{pkg: "frontend/markdown"},
 
 		// The scripted model's file is read as a regular file, strictly.
-		{pkg: "llm", imports: []string{"internal/regularfile", "internal/strictyaml"}},
+		{pkg: "llm", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/textcut"}},
 
 		// Not drawn by the design: the ask carries the conversation sent
 		// along as llm messages (Transcript renders them). A model client
 		// still knows no ask: llm imports no handoff.
-		{pkg: "handoff", imports: []string{"llm"}},
+		{pkg: "handoff", imports: []string{"internal/textcut", "llm"}},
 
 		// The design's hooks → handoff (the ask object). Not drawn: command
 		// hooks start through internal/proc, like every child of mm; an
 		// entry's unknown key is reported as strictyaml reports it.
-		{pkg: "hooks", imports: []string{"handoff", "internal/proc", "internal/strictyaml"}},
+		{pkg: "hooks", imports: []string{"handoff", "internal/proc", "internal/strictyaml", "internal/textcut"}},
 
 		// Not drawn: the wasm runner implements hooks.WasmRunner. hooks never
 		// imports it, so that the engine does not link wazero; cmd/mm plugs
 		// it in. A module's file is opened as a regular file.
-		{pkg: "hooks/wasm", imports: []string{"hooks", "internal/regularfile"}},
+		{pkg: "hooks/wasm", imports: []string{"hooks", "internal/regularfile", "internal/textcut"}},
 
 		// The design's mmconfigs → hooks: entries are validated where they
 		// are defined. Not drawn: tools, for the MCP servers read are held
@@ -86,10 +88,10 @@ func policy() []allow {
 		// Not drawn: a tool describes itself to the model as an llm.ToolSpec
 		// (a type, not a client); bash and MCP servers start through
 		// internal/proc; files are read and edited as regular files.
-		{pkg: "tools", imports: []string{"internal/proc", "internal/regularfile", "llm"}},
+		{pkg: "tools", imports: []string{"internal/proc", "internal/regularfile", "internal/textcut", "llm"}},
 
 		// The child mm process: its ACP connection, its process, its limits.
-		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile"}},
+		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut"}},
 
 		// The design's orchestrator → (hooks, llm, tools, handoff, agentproc).
 		// Not drawn: mmconfigs, for a session is built from a loaded
