@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mm-agent/mm/internal/jsonkind"
 )
 
 // The actions a reply may take.
@@ -49,7 +51,7 @@ func DecodeReply(ev Event, stdout []byte) (Reply, error) {
 	if err := json.Unmarshal(data, &obj); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return Reply{}, fmt.Errorf("invalid JSON on stdout: the reply must be an object, not %s", kindOf(data))
+			return Reply{}, fmt.Errorf("invalid JSON on stdout: the reply must be an object, not %s", jsonkind.Article(jsonkind.Of(data)))
 		}
 		return Reply{}, fmt.Errorf("invalid JSON on stdout: %v", err)
 	}
@@ -159,32 +161,11 @@ func decodeString(obj map[string]json.RawMessage, key string, dst *string) error
 		return nil
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
-		return fmt.Errorf("invalid JSON on stdout: %q must be a string, not %s", key, kindOf(raw))
+		return fmt.Errorf("invalid JSON on stdout: %q must be a string, not %s", key, jsonkind.Article(jsonkind.Of(raw)))
 	}
 	return nil
 }
 
 func isNull(raw json.RawMessage) bool {
 	return string(bytes.TrimSpace(raw)) == "null"
-}
-
-// kindOf names the kind of a JSON value for a failure message.
-func kindOf(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mm-agent/mm/internal/jsonkind"
 )
 
 // field is one property of a built-in tool's input, decoded into dst:
@@ -29,7 +31,7 @@ func decodeInput(input json.RawMessage, fields ...field) error {
 	}
 	for _, f := range fields {
 		raw, ok := obj[f.name]
-		if !ok || kindOf(raw) == "null" {
+		if !ok || jsonkind.Of(raw) == "null" {
 			if f.required {
 				return fmt.Errorf("missing %q", f.name)
 			}
@@ -53,15 +55,15 @@ func inputObject(input json.RawMessage) (map[string]json.RawMessage, error) {
 	if err := json.Unmarshal(input, &probe); err != nil {
 		return nil, fmt.Errorf("not valid JSON (%v)", err)
 	}
-	if kindOf(input) == "string" {
+	if jsonkind.Of(input) == "string" {
 		// An object sent as a string: accept it when it holds one.
 		var s string
-		if json.Unmarshal(input, &s) == nil && kindOf(json.RawMessage(strings.TrimSpace(s))) == "object" {
+		if json.Unmarshal(input, &s) == nil && jsonkind.Of(json.RawMessage(strings.TrimSpace(s))) == "object" {
 			input = json.RawMessage(strings.TrimSpace(s))
 		}
 	}
-	if k := kindOf(input); k != "object" {
-		return nil, fmt.Errorf("want a JSON object, got %s", article(k))
+	if k := jsonkind.Of(input); k != "object" {
+		return nil, fmt.Errorf("want a JSON object, got %s", jsonkind.Article(k))
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(input, &obj); err != nil {
@@ -74,11 +76,11 @@ func inputObject(input json.RawMessage) (map[string]json.RawMessage, error) {
 }
 
 func decodeField(f field, raw json.RawMessage) error {
-	k := kindOf(raw)
+	k := jsonkind.Of(raw)
 	switch dst := f.dst.(type) {
 	case *string:
 		if k != "string" {
-			return fmt.Errorf("%q must be a string, not %s", f.name, article(k))
+			return fmt.Errorf("%q must be a string, not %s", f.name, jsonkind.Article(k))
 		}
 		return json.Unmarshal(raw, dst)
 	case *float64:
@@ -93,7 +95,7 @@ func decodeField(f field, raw json.RawMessage) error {
 			return nil
 		}
 		if k != "number" {
-			return fmt.Errorf("%q must be a number, not %s", f.name, article(k))
+			return fmt.Errorf("%q must be a number, not %s", f.name, jsonkind.Article(k))
 		}
 		return json.Unmarshal(raw, dst)
 	case *bool:
@@ -108,40 +110,9 @@ func decodeField(f field, raw json.RawMessage) error {
 			return nil
 		}
 		if k != "boolean" {
-			return fmt.Errorf("%q must be true or false, not %s", f.name, article(k))
+			return fmt.Errorf("%q must be true or false, not %s", f.name, jsonkind.Article(k))
 		}
 		return json.Unmarshal(raw, dst)
 	}
 	return errors.New("internal error: unsupported field type")
-}
-
-// kindOf names the JSON type of a valid JSON value.
-func kindOf(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
-}
-
-func article(kind string) string {
-	switch kind {
-	case "object", "array":
-		return "an " + kind
-	case "null", "nothing":
-		return kind
-	}
-	return "a " + kind
 }

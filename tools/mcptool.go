@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mm-agent/mm/internal/jsonkind"
 	"github.com/mm-agent/mm/llm"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -129,7 +130,7 @@ type mcpTool struct {
 func newMCPTool(c *mcpConn, name string, t *mcp.Tool) *mcpTool {
 	params := json.RawMessage(`{"type":"object","properties":{}}`)
 	if t.InputSchema != nil {
-		if b, err := json.Marshal(t.InputSchema); err == nil && kindOf(b) == "object" {
+		if b, err := json.Marshal(t.InputSchema); err == nil && jsonkind.Of(b) == "object" {
 			params = b
 		}
 	}

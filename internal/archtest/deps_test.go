@@ -40,12 +40,14 @@ type allow struct {
 func policy() []allow {
 	return []allow{
 		// Mechanisms mm's parts share (neverRules: they know none of them);
-		// textcut is the one cut of text at a character boundary.
+		// textcut is the one cut of text at a character boundary, jsonkind
+		// the one naming of a JSON value's kind.
 		{pkg: "internal/archtest"}, // this test's package
 		{pkg: "internal/strictyaml"},
 		{pkg: "internal/regularfile"},
 		{pkg: "internal/proc"},
 		{pkg: "internal/textcut"},
+		{pkg: "internal/jsonkind"},
 		// The message limit's error gives its size as regularfile.FormatSize writes it.
 		{pkg: "internal/acpconn", imports: []string{"internal/regularfile"}},
 
@@ -72,7 +74,7 @@ func policy() []allow {
 		// The design's hooks → handoff (the ask object). Not drawn: command
 		// hooks start through internal/proc, like every child of mm; an
 		// entry's unknown key is reported as strictyaml reports it.
-		{pkg: "hooks", imports: []string{"handoff", "internal/proc", "internal/strictyaml", "internal/textcut"}},
+		{pkg: "hooks", imports: []string{"handoff", "internal/jsonkind", "internal/proc", "internal/strictyaml", "internal/textcut"}},
 
 		// Not drawn: the wasm runner implements hooks.WasmRunner. hooks never
 		// imports it, so that the engine does not link wazero; cmd/mm plugs
@@ -88,7 +90,7 @@ func policy() []allow {
 		// Not drawn: a tool describes itself to the model as an llm.ToolSpec
 		// (a type, not a client); bash and MCP servers start through
 		// internal/proc; files are read and edited as regular files.
-		{pkg: "tools", imports: []string{"internal/proc", "internal/regularfile", "internal/textcut", "llm"}},
+		{pkg: "tools", imports: []string{"internal/jsonkind", "internal/proc", "internal/regularfile", "internal/textcut", "llm"}},
 
 		// The child mm process: its ACP connection, its process, its limits.
 		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut"}},
