@@ -45,6 +45,8 @@ type decoder struct {
 	// pasting is set between the bracketed-paste markers: line breaks in
 	// pasted text become spaces instead of sending the line.
 	pasting bool
+	// skipping is set while the rest of an over-long sequence is dropped.
+	skipping bool
 }
 
 func (d *decoder) feed(b []byte) []key {
@@ -71,6 +73,11 @@ func (d *decoder) feed(b []byte) []key {
 // nothing here.
 func (d *decoder) next(b []byte) (k key, n int, ok bool) {
 	c := b[0]
+	if d.skipping {
+		// Parameter bytes, then the final one, which ends the skipping.
+		d.skipping = c >= 0x20 && c <= 0x3f
+		return key{}, 1, false
+	}
 	if d.pasting {
 		switch c {
 		case '\r':
@@ -127,6 +134,11 @@ func (d *decoder) next(b []byte) (k key, n int, ok bool) {
 	return key{kind: keyRune, r: r}, size, true
 }
 
+// maxSequence bounds an unfinished CSI sequence the decoder waits for the
+// end of: the keys it knows take under ten bytes; 64 leaves room for any
+// parameters a terminal adds.
+const maxSequence = 64
+
 // escape decodes a sequence that starts with ESC: CSI (ESC [) and SS3
 // (ESC O) keys; ESC alone, or followed by anything else, is Escape.
 func (d *decoder) escape(b []byte) (k key, n int, ok bool) {
@@ -146,6 +158,12 @@ func (d *decoder) escape(b []byte) (k key, n int, ok bool) {
 			i++
 		}
 		if i == len(b) {
+			if i > maxSequence {
+				// No key is this long: the sequence is dropped, up to its
+				// final byte, rather than kept for ever.
+				d.skipping = true
+				return key{}, i, false
+			}
 			return key{}, 0, false
 		}
 		if b[i] < 0x40 || b[i] > 0x7e {

@@ -43,3 +43,19 @@ func TestDecoder(t *testing.T) {
 		})
 	}
 }
+
+func TestDecoderBoundsAnEndlessSequence(t *testing.T) {
+	var d decoder
+	d.feed([]byte("\x1b["))
+	for range 1000 {
+		if keys := d.feed([]byte("1;2;3;4;5;6;7;8;9;")); len(keys) != 0 {
+			t.Fatalf("parameter bytes decoded as keys: %+v", keys)
+		}
+	}
+	if len(d.pending) > maxSequence {
+		t.Fatalf("the decoder keeps %d bytes of an unfinished sequence, want at most %d", len(d.pending), maxSequence)
+	}
+	if keys := d.feed([]byte("1;2~x")); len(keys) != 1 || keys[0].kind != keyRune || keys[0].r != 'x' {
+		t.Errorf("the rest of the sequence and its final byte are dropped, then x is a key; got %+v", keys)
+	}
+}
