@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -39,11 +38,7 @@ func testStreams(dir, in string, env map[string]string) (*streams, *bytes.Buffer
 func runInProcess(t *testing.T, files map[string]string, in string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	dir := t.TempDir()
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	s, out, errOut := testStreams(dir, in, map[string]string{"PATH": os.Getenv("PATH")})
 	code = runWith(context.Background(), nil, s, args)
 	return code, out.String(), errOut.String()

@@ -47,11 +47,7 @@ func TestSpinnerStates(t *testing.T) {
 		t.Skip("a scripted model that pauses 1.5 s: not in the -short lane")
 	}
 	dir := t.TempDir()
-	for name, body := range spinnerFiles {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, spinnerFiles)
 	term := startTerminal(t, dir)
 	term.waitFor("› ")
 	term.send("go\r")
@@ -89,11 +85,7 @@ func TestSpinnerNotOnAPipe(t *testing.T) {
 		t.Skip("a scripted model that pauses 1.5 s: not in the -short lane")
 	}
 	dir := t.TempDir()
-	for name, body := range spinnerFiles {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, spinnerFiles)
 	if err := os.WriteFile(filepath.Join(dir, "release"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
