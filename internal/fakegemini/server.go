@@ -1,0 +1,216 @@
+// Package fakegemini is a Gemini API on loopback for the tests that ask
+// Gemini CLI: it answers generation requests as the real API does (a
+// stream of server-sent events for streamGenerateContent?alt=sse, one JSON
+// object for generateContent, a count for countTokens), with what the test
+// scripts the model to say, and keeps every request it was sent so that a
+// test can read what reached the model.
+package fakegemini
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Reply is what the model answers to one generation request: text, sent as
+// one event per chunk, then function calls, if any.
+type Reply struct {
+	Text  []string
+	Calls []FunctionCall
+}
+
+// Say is a Reply of text in the chunks given.
+func Say(chunks ...string) Reply { return Reply{Text: chunks} }
+
+// Call is a Reply that calls one function.
+func Call(name string, args map[string]any) Reply {
+	return Reply{Calls: []FunctionCall{{Name: name, Args: args}}}
+}
+
+// Answer chooses the Reply to a request.
+type Answer func(Request) Reply
+
+// Server is the fake API. Point Gemini CLI at URL with
+// GOOGLE_GEMINI_BASE_URL.
+type Server struct {
+	URL    string
+	answer Answer
+
+	mu       sync.Mutex
+	requests []Request
+}
+
+// Start starts a server that answers with answer; it stops when the test
+// ends.
+func Start(t testing.TB, answer Answer) *Server {
+	t.Helper()
+	s := &Server{answer: answer}
+	hs := httptest.NewServer(s)
+	t.Cleanup(hs.Close)
+	s.URL = hs.URL
+	return s
+}
+
+// Requests are the requests received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Generations are the generation requests received so far (stream or not),
+// in order.
+func (s *Server) Generations() []Request {
+	var g []Request
+	for _, r := range s.Requests() {
+		if r.Method == "streamGenerateContent" || r.Method == "generateContent" {
+			g = append(g, r)
+		}
+	}
+	return g
+}
+
+// ServeHTTP answers POST /{version}/models/{model}:{method}.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	req := Request{Path: r.URL.Path, APIKey: r.Header.Get("x-goog-api-key")}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		apiError(w, http.StatusBadRequest, "read the request: "+err.Error())
+		return
+	}
+	req.Raw = body
+	if _, rest, ok := strings.Cut(r.URL.Path, "/models/"); ok {
+		req.Model, req.Method, _ = strings.Cut(rest, ":")
+	}
+	if r.Method == http.MethodPost && len(body) > 0 {
+		if err := json.Unmarshal(body, &req.Body); err != nil {
+			s.record(req)
+			apiError(w, http.StatusBadRequest, "Invalid JSON payload received: "+err.Error())
+			return
+		}
+	}
+	s.record(req)
+
+	switch {
+	case r.Method != http.MethodPost:
+		apiError(w, http.StatusNotFound, "the fake Gemini API has no "+r.Method+" "+r.URL.Path)
+	case req.Method == "streamGenerateContent" && r.URL.Query().Get("alt") == "sse":
+		s.stream(w, req)
+	case req.Method == "generateContent":
+		writeJSON(w, whole(req, s.answer(req)))
+	case req.Method == "countTokens":
+		writeJSON(w, map[string]any{"totalTokens": tokens(body)})
+	default:
+		apiError(w, http.StatusNotFound, "the fake Gemini API has no method "+r.URL.Path)
+	}
+}
+
+func (s *Server) record(r Request) {
+	s.mu.Lock()
+	s.requests = append(s.requests, r)
+	s.mu.Unlock()
+}
+
+// stream sends the reply as the API does with alt=sse: one
+// GenerateContentResponse an event, a chunk of text each, then the function
+// calls; the last event has the finish reason and the usage of the whole.
+func (s *Server) stream(w http.ResponseWriter, req Request) {
+	reply := s.answer(req)
+	var events []GenerateContentResponse
+	for _, t := range reply.Text {
+		events = append(events, response(req, []Part{{Text: t}}))
+	}
+	if len(reply.Calls) > 0 || len(events) == 0 {
+		events = append(events, response(req, callParts(reply.Calls)))
+	}
+	final := response(req, nil)
+	finish(&final, req, reply)
+	last := &events[len(events)-1]
+	last.Candidates[0].FinishReason = final.Candidates[0].FinishReason
+	last.UsageMetadata = final.UsageMetadata
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	flusher, _ := w.(http.Flusher)
+	for _, e := range events {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return
+		}
+		if _, err := fmt.Fprintf(w, "data: %s\r\n\r\n", b); err != nil {
+			return
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+}
+
+// whole is the answer of generateContent: the reply in one response.
+func whole(req Request, reply Reply) GenerateContentResponse {
+	var parts []Part
+	if text := strings.Join(reply.Text, ""); text != "" {
+		parts = append(parts, Part{Text: text})
+	}
+	resp := response(req, append(parts, callParts(reply.Calls)...))
+	finish(&resp, req, reply)
+	return resp
+}
+
+// response is one GenerateContentResponse carrying parts, with the usage of
+// the prompt so far, as the API sends before the end.
+func response(req Request, parts []Part) GenerateContentResponse {
+	if len(parts) == 0 {
+		parts = []Part{{Text: ""}}
+	}
+	prompt := tokens(req.Raw)
+	return GenerateContentResponse{
+		Candidates:    []Candidate{{Content: Content{Role: "model", Parts: parts}}},
+		UsageMetadata: &UsageMetadata{PromptTokenCount: prompt, TotalTokenCount: prompt},
+		ModelVersion:  req.Model,
+		ResponseID:    "fake-response",
+	}
+}
+
+// finish marks resp as the end of reply: the finish reason, and the usage
+// of the prompt and of the whole answer.
+func finish(resp *GenerateContentResponse, req Request, reply Reply) {
+	resp.Candidates[0].FinishReason = "STOP"
+	out := tokens([]byte(strings.Join(reply.Text, "")))
+	for _, c := range reply.Calls {
+		b, _ := json.Marshal(c)
+		out += tokens(b)
+	}
+	prompt := tokens(req.Raw)
+	resp.UsageMetadata = &UsageMetadata{PromptTokenCount: prompt, CandidatesTokenCount: out, TotalTokenCount: prompt + out}
+}
+
+func callParts(calls []FunctionCall) []Part {
+	var parts []Part
+	for _, c := range calls {
+		parts = append(parts, Part{FunctionCall: &c})
+	}
+	return parts
+}
+
+// tokens estimates the tokens of a text as the API's rule of thumb does:
+// four bytes a token.
+func tokens(b []byte) int { return (len(b) + 3) / 4 }
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// apiError answers as the API does when it refuses a request.
+func apiError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.WriteHeader(code)
+	status := map[int]string{http.StatusBadRequest: "INVALID_ARGUMENT", http.StatusNotFound: "NOT_FOUND"}[code]
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": code, "message": msg, "status": status}})
+}
