@@ -7,6 +7,7 @@
 package fakegemini
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,13 +16,17 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Reply is what the model answers to one generation request: text, sent as
-// one event per chunk, then function calls, if any.
+// one event per chunk, then function calls, if any, after Delay.
 type Reply struct {
 	Text  []string
 	Calls []FunctionCall
+	// Delay holds the answer back, as a slow model would; the server's
+	// Close, or the client going away, ends the wait.
+	Delay time.Duration
 }
 
 // Say is a Reply of text in the chunks given.
@@ -36,24 +41,50 @@ func Call(name string, args map[string]any) Reply {
 type Answer func(Request) Reply
 
 // Server is the fake API. Point Gemini CLI at URL with
-// GOOGLE_GEMINI_BASE_URL.
+// GOOGLE_GEMINI_BASE_URL (CLIEnv does).
 type Server struct {
 	URL    string
 	answer Answer
+	hs     *httptest.Server
+	closed chan struct{}
 
 	mu       sync.Mutex
 	requests []Request
+	received chan struct{} // closed and renewed at each request
 }
 
-// Start starts a server that answers with answer; it stops when the test
-// ends.
+// New starts a server on loopback that answers with answer. Close it.
+func New(answer Answer) *Server {
+	s := &Server{answer: answer, closed: make(chan struct{}), received: make(chan struct{})}
+	s.hs = httptest.NewServer(s)
+	s.URL = s.hs.URL
+	return s
+}
+
+// Start is New, closed when the test ends.
 func Start(t testing.TB, answer Answer) *Server {
 	t.Helper()
-	s := &Server{answer: answer}
-	hs := httptest.NewServer(s)
-	t.Cleanup(hs.Close)
-	s.URL = hs.URL
+	s := New(answer)
+	t.Cleanup(s.Close)
 	return s
+}
+
+// Close stops the server, ending the answers it holds back.
+func (s *Server) Close() {
+	select {
+	case <-s.closed:
+		return
+	default:
+	}
+	close(s.closed)
+	s.hs.Close()
+}
+
+// Received is closed at the next request the server receives.
+func (s *Server) Received() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.received
 }
 
 // Requests are the requests received so far, in order.
@@ -100,9 +131,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method != http.MethodPost:
 		apiError(w, http.StatusNotFound, "the fake Gemini API has no "+r.Method+" "+r.URL.Path)
 	case req.Method == "streamGenerateContent" && r.URL.Query().Get("alt") == "sse":
-		s.stream(w, req)
+		if reply, ok := s.reply(r.Context(), req); ok {
+			s.stream(w, req, reply)
+		}
 	case req.Method == "generateContent":
-		writeJSON(w, whole(req, s.answer(req)))
+		if reply, ok := s.reply(r.Context(), req); ok {
+			writeJSON(w, whole(req, reply))
+		}
 	case req.Method == "countTokens":
 		writeJSON(w, map[string]any{"totalTokens": tokens(body)})
 	default:
@@ -113,14 +148,33 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) record(r Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, r)
+	close(s.received)
+	s.received = make(chan struct{})
 	s.mu.Unlock()
+}
+
+// reply asks the Answer, and waits its Delay: false when the wait was cut
+// short, and nothing is to be sent.
+func (s *Server) reply(ctx context.Context, req Request) (Reply, bool) {
+	r := s.answer(req)
+	if r.Delay <= 0 {
+		return r, true
+	}
+	t := time.NewTimer(r.Delay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return r, true
+	case <-ctx.Done():
+	case <-s.closed:
+	}
+	return r, false
 }
 
 // stream sends the reply as the API does with alt=sse: one
 // GenerateContentResponse an event, a chunk of text each, then the function
 // calls; the last event has the finish reason and the usage of the whole.
-func (s *Server) stream(w http.ResponseWriter, req Request) {
-	reply := s.answer(req)
+func (s *Server) stream(w http.ResponseWriter, req Request, reply Reply) {
 	var events []GenerateContentResponse
 	for _, t := range reply.Text {
 		events = append(events, response(req, []Part{{Text: t}}))
