@@ -335,7 +335,7 @@ func TestConsent(t *testing.T) {
 
 func TestParseAskCommand(t *testing.T) {
 	cfg := mmconfigs.Default(t.TempDir(), func(string) string { return "" })
-	cfg.Agents = map[string]string{"expert": "/e.yaml", "with-context-x": "/w.yaml"}
+	cfg.Agents = map[string]mmconfigs.Agent{"expert": fileAgent("/e.yaml"), "with-context-x": fileAgent("/w.yaml")}
 	s := newTestSession(t, cfg, &fakeModel{}, &recSink{})
 	tests := []struct {
 		line string
@@ -371,7 +371,7 @@ func TestCommands(t *testing.T) {
 	if c := s.Commands(); c != nil {
 		t.Errorf("commands without agents: %v", c)
 	}
-	cfg.Agents = map[string]string{"expert": "/e.yaml"}
+	cfg.Agents = map[string]mmconfigs.Agent{"expert": fileAgent("/e.yaml")}
 	var names []string
 	for _, c := range s.Commands() {
 		names = append(names, c.Name)
@@ -423,7 +423,7 @@ func TestAskToolSpec(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := mmconfigs.Default(dir, func(string) string { return "" })
-			cfg.Agents = map[string]string{"expert": filepath.Join(dir, "e.yaml"), "gone": filepath.Join(dir, "gone.yaml")}
+			cfg.Agents = map[string]mmconfigs.Agent{"expert": fileAgent(filepath.Join(dir, "e.yaml")), "gone": fileAgent(filepath.Join(dir, "gone.yaml"))}
 			s := newTestSession(t, cfg, tt.model, &recSink{})
 			spec := s.tools["ask_agent"].Spec()
 			if spec.Description != tt.want {
@@ -434,4 +434,9 @@ func TestAskToolSpec(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fileAgent is an mmConfigs entry of an mm by its file.
+func fileAgent(path string) mmconfigs.Agent {
+	return mmconfigs.Agent{Kind: mmconfigs.AgentFile, Config: path}
 }
