@@ -25,8 +25,8 @@ var cliSettings = map[string]any{
 
 // CLIEnv prepares home as Gemini CLI's home folder (home/.gemini/settings.json)
 // and returns the variables that point the CLI at the server with a fake
-// API key, its home and temporary folder in home: add them to an otherwise
-// clean environment. The user's own ~/.gemini is never read.
+// API key, with its home (GEMINI_CLI_HOME) and temporary folder in home:
+// the user's own ~/.gemini is never read.
 func (s *Server) CLIEnv(home string) ([]string, error) {
 	dir := filepath.Join(home, ".gemini")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -44,7 +44,6 @@ func (s *Server) CLIEnv(home string) ([]string, error) {
 		return nil, fmt.Errorf("prepare Gemini CLI's temporary folder: %w", err)
 	}
 	return []string{
-		"HOME=" + home,
 		"GEMINI_CLI_HOME=" + home,
 		"TMPDIR=" + tmp,
 		"GEMINI_API_KEY=fake-key",

@@ -107,7 +107,7 @@ func session(t *testing.T, srv *fakegemini.Server, c *client) (*acp.ClientSideCo
 	}
 	cmd := exec.Command(filepath.Join(peersDir(), "node_modules", ".bin", "gemini"), "--acp")
 	cmd.Dir = work
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}, env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	in, err := cmd.StdinPipe()

@@ -81,7 +81,7 @@ func (rs Rules) answer(req Request) Reply {
 	fr, afterTool := req.FunctionResponse()
 	last := question
 	if afterTool {
-		output = responseText(fr)
+		output = ResponseText(fr)
 		last = output
 	}
 	for _, r := range rs.Rules {
@@ -138,9 +138,9 @@ func words(s string) []string {
 	return chunks
 }
 
-// responseText is what a function's response says: its output, or its
+// ResponseText is what a function's response says: its output, or its
 // error, or else the whole response as JSON.
-func responseText(fr FunctionResponse) string {
+func ResponseText(fr FunctionResponse) string {
 	for _, k := range []string{"output", "error"} {
 		if s, ok := fr.Response[k].(string); ok {
 			return s
