@@ -12,7 +12,7 @@ const patterns = [
   { kind: "Slack token", re: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
   { kind: "JSON web token", re: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   { kind: "token", re: /(?<=\bBearer\s+)[A-Za-z0-9._~+/=-]{16,}/g },
-  { kind: "password", re: /(?<=\b(?:password|passwd|pwd|secret|api[_-]?key|token)\s*[=:]\s*["']?)[^\s"'\[]{6,}/gi },
+  { kind: "password", re: /(?<=\b(?:password|passwd|pwd|secret|api[_-]?key|token)\s*[=:]\s*["']?)[^\s"'\[,;]{6,}/gi },
   // Not secrets, but nobody outside the team needs them.
   { kind: "internal host", re: /\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|corp|lan)\b/gi },
   { kind: "e-mail address", re: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g },

@@ -9,13 +9,16 @@
 // - Every answer gets a verdict after it: where the agent ran, how long it
 //   took, whether anything was redacted.
 const fs = require("fs");
+const path = require("path");
 const { redact } = require("./patterns.js");
 
 const input = JSON.parse(fs.readFileSync(0, "utf8"));
 const { ask, answer = "", error, durationMs = 0 } = input;
 const seconds = `${(durationMs / 1000).toFixed(1)} s`;
 // Where the agent runs, from the fields of the ask object that say it.
-const where = ask.agentSSH ? `on ${ask.agentSSH}` : ask.agentCommand ? `as ${[].concat(ask.agentCommand)[0]}` : "as a child mm";
+const where = ask.agentHost ? `mm on ${ask.agentHost}`
+  : ask.agentCommand ? `command ${path.basename(ask.agentCommand[0])}`
+  : "mm";
 
 const reply = {};
 if (error) {
@@ -31,7 +34,9 @@ if (error) {
     reply.answer = `${leak.text}\n\n[verdict.js replaced ${leak.count} value${leak.count > 1 ? "s" : ""} in ${ask.agent}'s answer with a marker]`;
   }
   reply.context =
-    `verdict (verdict.js): ${ask.agent} answered ${where} in ${seconds}; ` +
-    (leak.count > 0 ? `${leak.count} secret${leak.count > 1 ? "s" : ""} in the answer redacted: check where it read them.` : "no secret in the answer.");
+    `verdict (verdict.js): ${ask.agent} (${where}) answered in ${seconds}; ` +
+    (leak.count > 0
+      ? `${leak.count} secret${leak.count > 1 ? "s" : ""} in the answer redacted: check where it read ${leak.count > 1 ? "them" : "it"}.`
+      : "no secret in the answer.");
 }
 process.stdout.write(JSON.stringify(reply));
