@@ -2,6 +2,7 @@ package agentproc
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"reflect"
@@ -193,4 +194,49 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 func run(name string, args ...string) (string, error) {
 	b, err := exec.Command(name, args...).Output()
 	return string(b), err
+}
+
+// An agent by command is cancelled as a child mm is: session/cancel, then
+// its process group killed once the grace is over; Close stops what it
+// started too.
+func TestCommandCancelAndClose(t *testing.T) {
+	opts := commandOptions(t, "foreign")
+	opts.Grace = 100 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	a, err := Start(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	wctx, stop := context.WithCancel(ctx)
+	rec := &recorder{onText: func(string) { stop() }}
+	if err := a.Prompt(wctx, "wait", rec); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled prompt: %v", err)
+	}
+	if got := rec.answerText(); got != "waitingstopped" {
+		t.Errorf("the agent said %q, want it to stop when told", got)
+	}
+	hctx, stopHang := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer stopHang()
+	if err := a.Prompt(hctx, "hang", &recorder{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("hanging prompt: %v", err)
+	}
+	select {
+	case <-a.Done():
+	case <-time.After(wait):
+		t.Fatal("the hanging agent was not killed")
+	}
+	leftIn(t, opts.Dir)
+
+	b, err := Start(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec = &recorder{}
+	if err := b.Prompt(ctx, "spawn", rec); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	leftIn(t, opts.Dir) // the sleep it started is gone with it
 }

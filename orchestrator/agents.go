@@ -124,4 +124,3 @@ func describeAgent(a mmconfigs.Agent, expand func(string) string) (command []str
 	}
 	return nil, ""
 }
-

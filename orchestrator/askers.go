@@ -125,7 +125,8 @@ type relay struct {
 	toolSince bool
 	// calls are the tool calls seen, by chain and id: an update need not
 	// repeat what the call is, and an agent other than mm says it only
-	// with ACP's title and kind.
+	// with ACP's title and kind. Permission runs beside ToolCall: mu.
+	mu    sync.Mutex
 	calls map[string]*seenCall
 }
 
@@ -139,6 +140,8 @@ type seenCall struct {
 // call is the tool call of u, named: by mm's _meta (tool, subject) when the
 // agent is an mm, else by ACP's kind and title.
 func (r *relay) call(agent string, u agentproc.ToolUpdate) *seenCall {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.calls == nil {
 		r.calls = map[string]*seenCall{}
 	}
@@ -225,7 +228,16 @@ func (r *relay) ToolCall(u agentproc.ToolUpdate) {
 }
 
 func (r *relay) Permission(ctx context.Context, req agentproc.PermissionRequest) agentproc.PermissionAnswer {
-	ans := r.s.sink.Consent(ctx, ConsentRequest{Agent: r.chain(req.Agent), ID: req.ID, Tool: req.Tool, Subject: req.Subject, Detail: tools.SubjectWhole(req.Input), Input: req.Input})
+	agent := r.chain(req.Agent)
+	c := r.call(agent, agentproc.ToolUpdate{ID: req.ID, Tool: req.Tool, Subject: req.Subject, Title: req.Title, Kind: req.Kind})
+	r.mu.Lock()
+	tool, subject := c.name, c.subject
+	r.mu.Unlock()
+	detail := tools.SubjectWhole(req.Input)
+	if detail == "" {
+		detail = subject
+	}
+	ans := r.s.sink.Consent(ctx, ConsentRequest{Agent: agent, ID: req.ID, Tool: tool, Subject: subject, Detail: detail, Input: req.Input})
 	switch ans {
 	case AllowOnce:
 		return agentproc.AllowOnce
