@@ -55,7 +55,8 @@ var fakeGeminis sync.Map // *testscript.TestScript → *fakegemini.Server
 //	                              fakegemini.Rules), and point Gemini CLI at it
 //	                              (the variables of fakegemini's CLIEnv)
 //	fakegemini asked file         write what the model was asked, request by
-//	                              request: the question, or the function's response
+//	                              request: how many turns the conversation
+//	                              has, and the question, or the function's response
 //	fakegemini bodies file        write the requests' bodies, one a line
 //	fakegemini wait n             wait until it has received n requests (10 s at most)
 func cmdFakeGemini(ts *testscript.TestScript, neg bool, args []string) {
@@ -91,7 +92,7 @@ func cmdFakeGemini(ts *testscript.TestScript, neg bool, args []string) {
 	case args[0] == "asked" && len(args) == 2:
 		var b strings.Builder
 		for i, r := range srv.Generations() {
-			fmt.Fprintf(&b, "-- request %d: %s %s\n", i+1, r.Model, r.Method)
+			fmt.Fprintf(&b, "-- request %d: %s %s, turns: %d\n", i+1, r.Model, r.Method, len(r.Body.Contents))
 			if fr, ok := r.FunctionResponse(); ok {
 				fmt.Fprintf(&b, "[%s responded] %s\n", fr.Name, fakegemini.ResponseText(fr))
 			} else {
