@@ -86,6 +86,9 @@ PubkeyAuthentication yes
 PermitRootLogin prohibit-password
 AllowUsers %s
 LogLevel ERROR
+PrintMotd no
+PrintLastLog no
+UseDNS no
 `, s.port, s.path("host_key"), s.path("sshd.pid"), s.path("authorized_keys"), u.Username))
 	s.knownHosts(t, "known_hosts", "host_key.pub")
 	// Host mismatch: a known_hosts that expects another key.
