@@ -5,20 +5,44 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 )
 
-// BenchmarkAskByFile and BenchmarkAskByCommand are one mm --ask to the same
-// echo expert, declared by its file (expert: expert-echo.yaml) and by
-// command (expert: {command: [$MM_BIN, -acp, --config, …]}): side by side,
-// what declaring an agent by command costs.
+// BenchmarkAskByFileVsCommand is one mm --ask to the same echo expert,
+// declared by its file (expert: expert-echo.yaml) and by command (expert:
+// {command: [$MM_BIN, -acp, --config, …]}), the two runs interleaved in
+// each iteration, in turns first, so that the machine's drift touches both alike. It
+// reports each one's median (file-ms, command-ms) and their ratio.
 //
-//	go test ./cmd/mm -run '^$' -bench 'AskBy' -benchtime 40x -count 3
-func BenchmarkAskByFile(b *testing.B) {
-	runBench(b, mmBin, "--config", fixture("echo.yaml"), "--ask", "expert", "What is an inode?")
-}
-
-func BenchmarkAskByCommand(b *testing.B) {
-	runBench(b, mmBin, "--config", fixture("echo-command.yaml"), "--ask", "expert", "What is an inode?")
+//	go test ./cmd/mm -run '^$' -bench AskByFileVsCommand -benchtime 60x
+func BenchmarkAskByFileVsCommand(b *testing.B) {
+	dir := b.TempDir()
+	var file, command []time.Duration
+	run := func(cfg string) time.Duration {
+		cmd := benchCmd(b, dir, mmBin, "--config", fixture(cfg), "--ask", "expert", "What is an inode?")
+		t0 := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("mm --config %s --ask: %v\n%s", cfg, err, out)
+		}
+		return time.Since(t0)
+	}
+	odd := false
+	for b.Loop() {
+		// Each goes first every other time: a second run in a row may
+		// find the machine's caches warmer.
+		if odd {
+			command = append(command, run("echo-command.yaml"))
+			file = append(file, run("echo.yaml"))
+		} else {
+			file = append(file, run("echo.yaml"))
+			command = append(command, run("echo-command.yaml"))
+		}
+		odd = !odd
+	}
+	f, c := medianMs(file), medianMs(command)
+	b.ReportMetric(f, "file-ms")
+	b.ReportMetric(c, "command-ms")
+	b.ReportMetric(c/f, "command/file")
 }
 
 // BenchmarkAskOverSSH is one mm --ask to the same kind of echo expert, an
