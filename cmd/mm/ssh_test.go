@@ -75,6 +75,9 @@ func noneLeft(t *testing.T, s *sshd) {
 }
 
 func TestSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts an sshd and a dozen ssh connections: the full lane")
+	}
 	s := startSSHD(t)
 	writeFiles(t, s.dir, sshFiles(s))
 	home := ""
@@ -153,6 +156,9 @@ func TestSSH(t *testing.T) {
 // remote mm answers: the hand-off fails with one line, at once, and the
 // local ssh is gone.
 func TestSSHDropped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts an sshd: the full lane")
+	}
 	s := startSSHD(t)
 	writeFiles(t, s.dir, sshFiles(s))
 	writeFiles(t, s.dir, map[string]string{"slow": ""})
