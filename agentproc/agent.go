@@ -44,6 +44,10 @@ type Options struct {
 	// "Bin -acp --config Config": any ACP agent (ssh for a remote mm, see
 	// SSHCommand). Bin and Config are then unused.
 	Command []string
+	// IsMM says Command starts an mm (this binary, by command): like a
+	// child by Bin and Config, it kills its own descendants when it dies,
+	// so mm's watchdog need not watch it.
+	IsMM bool
 	// Host is the ssh destination when Command runs ssh: errors name the
 	// agent with it ("expert" (ssh me@host)).
 	Host string
@@ -169,7 +173,7 @@ func launch(opts Options) (*Agent, error) {
 	}
 	cmd.Stdin = inR
 	cmd.Stdout = outW
-	if len(opts.Command) == 0 {
+	if len(opts.Command) == 0 || opts.IsMM {
 		err = proc.StartSupervisor(cmd) // its own process group; an mm cleans up after itself
 	} else {
 		// Any other agent, or ssh: its own process group, watched by mm's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"os"
+	"os/exec"
 	"slices"
 
 	"github.com/mm-agent/mm/agentproc"
@@ -24,6 +25,7 @@ func (s *Session) agentOptions(name string, a mmconfigs.Agent) agentproc.Options
 		if a.Cwd != "" {
 			opts.Dir = expand(a.Cwd)
 		}
+		opts.IsMM = sameProgram(opts.Command[0], s.bin)
 		// No MM_CONFIG: this session's file is not the agent's (an mm
 		// started so reads its --config, or the agent.yaml of its folder).
 		env := withoutEnv(s.childEnv(name, ""), "MM_CONFIG")
@@ -45,6 +47,21 @@ func (s *Session) agentOptions(name string, a mmconfigs.Agent) agentproc.Options
 func (s *Session) remote(name string, a mmconfigs.Agent) agentproc.Remote {
 	return agentproc.Remote{Host: a.Host, SSHArgs: a.SSHArgs, MM: a.MM, Config: a.Config, Cwd: a.Cwd,
 		Depth: s.depth + 1, MaxDepth: s.maxDepth, Chain: s.childChain(name)}
+}
+
+// sameProgram reports whether program (a path, or a name looked up in
+// $PATH) is the file bin.
+func sameProgram(program, bin string) bool {
+	if bin == "" {
+		return false
+	}
+	p, err := exec.LookPath(program)
+	if err != nil {
+		return false
+	}
+	a, errA := os.Stat(p)
+	b, errB := os.Stat(bin)
+	return errA == nil && errB == nil && os.SameFile(a, b)
 }
 
 // agentCommand is an agent's command with $VAR expanded.

@@ -417,19 +417,23 @@ func TestAskToolSpec(t *testing.T) {
 		model llm.Model
 		want  string
 	}{
-		{"reads specs", &fakeModel{}, "Ask another agent a question and read its answer. The agents:\n- expert: knows inodes\n- gone\nSet withContext to send this conversation along."},
-		{"echo", echo, "Ask another agent a question and read its answer. The agents:\n- expert\n- gone\nSet withContext to send this conversation along."},
+		{"reads specs", &fakeModel{}, "Ask another agent a question and read its answer. The agents:\n- expert: knows inodes\n- gemini: Google's agent\n- gone\n- remote: the build host\n- silent\nSet withContext to send this conversation along."},
+		{"echo", echo, "Ask another agent a question and read its answer. The agents:\n- expert\n- gemini\n- gone\n- remote\n- silent\nSet withContext to send this conversation along."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := mmconfigs.Default(dir, func(string) string { return "" })
-			cfg.Agents = map[string]mmconfigs.Agent{"expert": fileAgent(filepath.Join(dir, "e.yaml")), "gone": fileAgent(filepath.Join(dir, "gone.yaml"))}
+			cfg.Agents = map[string]mmconfigs.Agent{"expert": fileAgent(filepath.Join(dir, "e.yaml")), "gone": fileAgent(filepath.Join(dir, "gone.yaml")),
+				// Agents without a file here: the description of their entry.
+				"gemini": {Kind: mmconfigs.AgentCommand, Command: []string{"gemini"}, Description: "Google's agent"},
+				"remote": {Kind: mmconfigs.AgentSSH, Host: "h", Config: "e.yaml", Description: "the build host"},
+				"silent": {Kind: mmconfigs.AgentCommand, Command: []string{"x"}}}
 			s := newTestSession(t, cfg, tt.model, &recSink{})
 			spec := s.tools["ask_agent"].Spec()
 			if spec.Description != tt.want {
 				t.Errorf("description\n got %q\nwant %q", spec.Description, tt.want)
 			}
-			if !strings.Contains(string(spec.Parameters), `"enum":["expert","gone"]`) {
+			if !strings.Contains(string(spec.Parameters), `"enum":["expert","gemini","gone","remote","silent"]`) {
 				t.Errorf("schema %s", spec.Parameters)
 			}
 		})
