@@ -32,7 +32,7 @@ func TestNothingOutlivesMMAskingPeers(t *testing.T) {
 		name: "ask/gemini/shell",
 		args: []string{"--ask", "gemini", "q"},
 		files: map[string]string{
-			"agent.yaml": "model: echo/main\nmmConfigs:\n  gemini:\n    command: [" + filepath.Join(bin, "gemini") + ", --acp, --yolo]\n",
+			"agent.yaml": "model: echo/main\nmmConfigs:\n  gemini:\n    command: [" + filepath.Join(bin, "gemini") + ", --acp, --yolo]\n    startTimeout: 2m\n",
 			"rules.yaml": "rules:\n  - afterTool: run_shell_command\n    say: done\n" +
 				"  - calls:\n      - name: run_shell_command\n        args: {command: '" + busy + "'}\n",
 		},
