@@ -11,6 +11,7 @@ import (
 	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/llm"
 	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/skills"
 	"github.com/mm-agent/mm/tools"
 )
 
@@ -65,6 +66,11 @@ type Session struct {
 
 	mcp      *tools.MCPSet
 	warnings []string
+
+	// system is the system prompt (prompt.go); skills the skills found.
+	system string
+	skills *skills.Set
+	home   string
 
 	asks        *askers
 	askSpecOnce sync.Once
@@ -151,7 +157,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.tools[askToolName] = askTool{s: s}
 		s.order = append(s.order, askToolName)
 	}
+	s.system = cfg.System
 	if !opts.NoModel {
+		s.prepareContext(env)
 		s.startMCP(ctx, opts.MCPServers)
 	}
 	return s, nil

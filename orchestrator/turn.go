@@ -108,8 +108,16 @@ func (s *Session) runTurn(ctx context.Context, text string) error {
 		t.end("", err)
 		return err
 	}
-	question := handoff.AppendContexts(pg.Prompt, pg.Contexts)
-	answer, err := s.loop(ctx, t, pg.Prompt, question)
+	// The @path and $name lines are expanded in the question the hooks
+	// left: hooks read it as typed; the model reads, and the history keeps,
+	// the expansion, so that later turns send the very same bytes.
+	prompt, err := s.expand(pg.Prompt)
+	if err != nil {
+		t.end("", err)
+		return err
+	}
+	question := handoff.AppendContexts(prompt, pg.Contexts)
+	answer, err := s.loop(ctx, t, prompt, question)
 	err = describe(ctx, err)
 	errText := ""
 	if err != nil {
@@ -165,7 +173,7 @@ func (s *Session) requestMessages(userAt int, question string) []llm.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	msgs := make([]llm.Message, 0, len(s.history)+1)
-	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.cfg.System})
+	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.system})
 	msgs = append(msgs, s.history...)
 	msgs[userAt+1].Content = question
 	return msgs
