@@ -138,7 +138,11 @@ func Prompt(docs []Doc) string {
 		if text := strings.TrimRight(d.Text, "\n"); text != "" {
 			b.WriteString("\n\n" + text)
 		}
-		if d.Cut > 0 {
+		switch {
+		case d.Cut > 0 && d.Text == "":
+			fmt.Fprintf(&b, "\n\n[%s (%s) was left out: the files nearer the working directory filled mm's limit of %s for AGENTS.md files]",
+				d.Name, regularfile.FormatSize(d.Size), regularfile.FormatSize(MaxBytes))
+		case d.Cut > 0:
 			fmt.Fprintf(&b, "\n\n[%s was cut: %s of %s left out, over mm's limit of %s for AGENTS.md files]",
 				d.Name, regularfile.FormatSize(d.Cut), regularfile.FormatSize(d.Size), regularfile.FormatSize(MaxBytes))
 		}

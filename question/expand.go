@@ -95,7 +95,10 @@ func PathLine(line string) (string, bool) {
 	}
 	if len(rest) >= 2 && rest[0] == '"' && rest[len(rest)-1] == '"' {
 		p := rest[1 : len(rest)-1]
-		return p, p != "" && !strings.Contains(p, `"`)
+		if p == "" || strings.Contains(p, `"`) {
+			return "", false
+		}
+		return p, true
 	}
 	if strings.ContainsAny(rest, " \t\"") {
 		return "", false

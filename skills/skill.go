@@ -117,7 +117,9 @@ func frontMatter(head []byte) (name, desc string, err error) {
 	if !found {
 		return "", "", fmt.Errorf(`the front matter has no closing "---" line within the file's first %s`, regularfile.FormatSize(maxHeadBytes))
 	}
-	root, err := strictyaml.Parse(yamlText)
+	// A blank line in place of the opening "---", so that the parser's
+	// line numbers are the file's.
+	root, err := strictyaml.Parse(append([]byte("\n"), yamlText...))
 	if err != nil {
 		return "", "", fmt.Errorf("front matter: %v", err)
 	}
@@ -129,7 +131,7 @@ func frontMatter(head []byte) (name, desc string, err error) {
 		switch k.Value {
 		case "name", "description":
 			if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-				return "", "", fmt.Errorf("front matter: %s (line %d): want a string", k.Value, v.Line+1)
+				return "", "", fmt.Errorf("front matter: %s (line %d): want a string", k.Value, v.Line)
 			}
 			if k.Value == "name" {
 				name = v.Value
