@@ -66,3 +66,6 @@ func (s *Session) Skills() []string { return s.skills.Names() }
 
 // SkillsBanner is the banner's part: "skills: 3", or "" without skills.
 func (s *Session) SkillsBanner() string { return s.skills.Banner() }
+
+// Cwd is the session's working directory, where @path lines start.
+func (s *Session) Cwd() string { return s.cwd }

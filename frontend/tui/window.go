@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/mm-agent/mm/frontend"
@@ -254,8 +255,38 @@ func (w *window) key(k key) {
 		}
 	case keyEnter:
 		w.enter()
+	case keyTab:
+		w.complete()
 	default:
 		w.ed.edit(k)
+	}
+}
+
+// complete is Tab: the text before the cursor, when it starts an @path or
+// $name line, gets what every candidate shares (frontend.Complete); when
+// that is nothing, the status line lists the candidates until the next
+// key.
+func (w *window) complete() {
+	src, ok := w.s.(interface {
+		Cwd() string
+		Skills() []string
+	})
+	if !ok {
+		return
+	}
+	rests, matched := frontend.Complete(string(w.ed.buf[:w.ed.pos]), src.Cwd(), src.Skills())
+	if common := frontend.CommonPrefix(rests); common != "" {
+		for _, r := range common {
+			w.ed.edit(key{kind: keyRune, r: r})
+		}
+		return
+	}
+	if len(rests) > 1 {
+		names := make([]string, len(rests))
+		for i, r := range rests {
+			names[i] = matched + r
+		}
+		w.hint = frontend.Visible(strings.Join(names, "  "))
 	}
 }
 
