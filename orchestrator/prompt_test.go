@@ -11,7 +11,7 @@ import (
 	"github.com/mm-agent/mm/mmconfigs"
 )
 
-func writeTree(t *testing.T, dir string, files map[string]string) {
+func writeTree(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, body := range files {
 		p := filepath.Join(dir, name)
