@@ -54,14 +54,18 @@ const continuePrompt = "… "
 // backslash, with a line break in place of it: a question of several lines
 // (a question, then an @path line) typed line by line.
 func continued(in lineReader, line string) string {
-	for strings.HasSuffix(line, "\\") {
-		more, err := in.ReadLine(continuePrompt)
-		if err != nil {
-			return strings.TrimSuffix(line, "\\")
+	for {
+		head, more := strings.CutSuffix(strings.TrimRight(line, " \t"), "\\")
+		if !more {
+			return line
 		}
-		line = strings.TrimSuffix(line, "\\") + "\n" + more
+		head = strings.TrimRight(head, " \t")
+		next, err := in.ReadLine(continuePrompt)
+		if err != nil {
+			return head
+		}
+		line = head + "\n" + next
 	}
-	return line
 }
 
 // completionSource is what a session says for the completion of @path and

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mm-agent/mm/orchestrator"
 )
 
 // completingSession is a fakeSession that says where its paths start and
@@ -55,5 +57,28 @@ func TestWindowTabCompletes(t *testing.T) {
 	tw.typeKeys("what about @s\t")
 	if got := tw.ed.String(); got != "what about @s" || strings.Contains(tw.hint, "src") {
 		t.Errorf("inside a line: %q, %q", got, tw.hint)
+	}
+}
+
+// A line ending in a backslash goes on on the next one: the turn gets the
+// lines joined by line breaks, and the transcript shows each as typed.
+func TestWindowContinuedLines(t *testing.T) {
+	got := make(chan string, 1)
+	tw := newTestWindow(t, func(ctx context.Context, k sink, text string) {
+		got <- text
+		k.Emit(orchestrator.TurnEnded{})
+	})
+	tw.typeKeys("what is in it? \\\r")
+	if tw.running {
+		t.Fatal("a turn started on a continued line")
+	}
+	tw.typeKeys("@notes.md\r")
+	tw.handleUntil("the end of the turn", isDone)
+	if text := <-got; text != "what is in it?\n@notes.md" {
+		t.Errorf("the turn got %q", text)
+	}
+	want := []string{"› what is in it?", "  @notes.md"}
+	if lines := tw.lines(); len(lines) < 2 || lines[0] != want[0] || lines[1] != want[1] {
+		t.Errorf("transcript %q, want it to start with %q", lines, want)
 	}
 }

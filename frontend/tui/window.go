@@ -62,6 +62,9 @@ type window struct {
 	scroll, total, totalWidth int
 	// hint replaces the status line's help until the next key.
 	hint string
+	// continued are the lines of a question typed so far, each ended with
+	// a backslash (continueLine).
+	continued []string
 
 	// colour says the window may use colours (frontend.UseColour): not
 	// with NO_COLOR.
