@@ -47,6 +47,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error is "<line as typed>: <what is wrong>".
 func (e *Error) Error() string { return e.Line + ": " + e.Msg }
 
 // Expand returns text with each @path and $name line replaced by what it

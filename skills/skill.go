@@ -70,7 +70,7 @@ func (s Skill) Instructions() (string, error) {
 
 // validName reports whether name is the format's: lowercase letters, digits
 // and hyphens, not starting or ending with a hyphen, no two in a row.
-func validName(name string) bool {
+func ValidName(name string) bool {
 	if name == "" || len(name) > MaxNameLen || name[0] == '-' || name[len(name)-1] == '-' || strings.Contains(name, "--") {
 		return false
 	}
@@ -81,9 +81,6 @@ func validName(name string) bool {
 	}
 	return true
 }
-
-// ValidName reports whether name can be a skill's name, for a $name line.
-func ValidName(name string) bool { return validName(name) }
 
 // readHead reads a skill's front matter: its name and description.
 func readHead(dir string) (Skill, error) {
@@ -143,7 +140,7 @@ func frontMatter(head []byte) (name, desc string, err error) {
 	switch {
 	case name == "":
 		return "", "", errors.New("front matter: no name: give the skill a name (lowercase letters, digits and hyphens)")
-	case !validName(name):
+	case !ValidName(name):
 		return "", "", fmt.Errorf("front matter: name %q: want lowercase letters, digits and hyphens, at most %d characters, no hyphen at either end or twice in a row", name, MaxNameLen)
 	case strings.TrimSpace(desc) == "":
 		return "", "", fmt.Errorf("front matter: skill %s has no description: say in one line what it does and when to use it", name)
