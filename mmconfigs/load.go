@@ -71,7 +71,7 @@ func Load(path, cwd string, getenv func(string) string) (*Config, error) {
 // gives them; an unknown key is told the nearest.
 var topKeys = []string{"model", "description", "system", "systemFile", "tools", "mcpServers",
 	"mmConfigs", "providers", "hooks", "yolo", "displayHooks", "displayCommands",
-	"maxSteps", "maxParallelTools", "maxAskDepth", "askTimeout"}
+	"maxSteps", "maxParallelTools", "maxAskDepth", "askTimeout", "skills", "projectDocs"}
 
 // parse decodes data into c key by key, so that each error names its key.
 func (c *Config) parse(data []byte) error {
@@ -123,6 +123,10 @@ func (c *Config) parse(data []byte) error {
 			c.MaxParallelTools, err = decodeInt(val, 1)
 		case "providers":
 			err = c.parseProviders(val)
+		case "skills":
+			err = c.parseSkills(val)
+		case "projectDocs":
+			err = decodeScalar(val, &c.ProjectDocs, "true or false")
 		case "hooks":
 			err = c.Hooks.UnmarshalYAML(val)
 			if err == nil {
@@ -219,6 +223,24 @@ func (c *Config) parseAgents(n *yaml.Node) error {
 		c.Agents[name] = a
 		return nil
 	})
+}
+
+// parseSkills reads skills:, a list of folders of skills, relative to the
+// file's folder. A folder need not exist at load; the session and mm check
+// say when one does not.
+func (c *Config) parseSkills(n *yaml.Node) error {
+	var dirs []string
+	if err := decodeScalar(n, &dirs, "a list of folders"); err != nil {
+		return err
+	}
+	c.Skills = []string{}
+	for i, d := range dirs {
+		if strings.TrimSpace(d) == "" {
+			return fmt.Errorf("[%d]: a folder must not be empty", i)
+		}
+		c.Skills = append(c.Skills, c.abs(d))
+	}
+	return nil
 }
 
 func (c *Config) parseProviders(n *yaml.Node) error {

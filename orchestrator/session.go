@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/llm"
 	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/skills"
 	"github.com/mm-agent/mm/tools"
 )
 
@@ -34,6 +36,11 @@ type Options struct {
 	Wasm hooks.WasmRunner
 	// MCPServers are added to the configuration's (an editor's servers).
 	MCPServers []MCPServer
+	// Recorder saves the history as it happens; nil: it is not saved.
+	Recorder Recorder
+	// Resume is a saved session to go on with: its history and the
+	// sessions of the agents it had asked. Nil: a new conversation.
+	Resume *Resumed
 }
 
 // Session is one conversation with an agent: its history, its consent
@@ -58,13 +65,25 @@ type Session struct {
 	maxDepth int
 	chain    string
 
-	mu      sync.Mutex
-	history []llm.Message
-	always  map[string]bool
-	never   map[string]bool
+	mu       sync.Mutex
+	history  []llm.Message
+	recorder Recorder
+	// askedSessions are the asked agents' own session ids, by agent name:
+	// a resumed session asks each to load its own.
+	askedSessions map[string]string
+	// saveFailing is set while the recorder fails, so that the person is
+	// warned once, not at every message.
+	saveFailing bool
+	always      map[string]bool
+	never       map[string]bool
 
 	mcp      *tools.MCPSet
 	warnings []string
+
+	// system is the system prompt (prompt.go); skills the skills found.
+	system string
+	skills *skills.Set
+	home   string
 
 	asks        *askers
 	askSpecOnce sync.Once
@@ -88,6 +107,13 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		always: map[string]bool{},
 		never:  map[string]bool{},
 		tools:  map[string]tools.Tool{},
+
+		recorder:      opts.Recorder,
+		askedSessions: map[string]string{},
+	}
+	if r := opts.Resume; r != nil {
+		s.history = append([]llm.Message(nil), r.History...)
+		maps.Copy(s.askedSessions, r.AskedSessions)
 	}
 	s.joinChain(opts.Environ)
 	if cfg.Abs != "" {
@@ -139,7 +165,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.tools[askToolName] = askTool{s: s}
 		s.order = append(s.order, askToolName)
 	}
+	s.system = cfg.System
 	if !opts.NoModel {
+		s.prepareContext(env)
 		s.startMCP(ctx, opts.MCPServers)
 	}
 	return s, nil
@@ -172,26 +200,6 @@ func (s *Session) Close() error {
 
 // Model is the session's model reference.
 func (s *Session) Model() string { return s.ref }
-
-// Clear forgets the conversation (not the consent decisions).
-func (s *Session) Clear() {
-	s.mu.Lock()
-	s.history = nil
-	s.mu.Unlock()
-}
-
-// History returns a copy of the conversation so far.
-func (s *Session) History() []llm.Message {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]llm.Message(nil), s.history...)
-}
-
-func (s *Session) appendHistory(msgs ...llm.Message) {
-	s.mu.Lock()
-	s.history = append(s.history, msgs...)
-	s.mu.Unlock()
-}
 
 func providers(in map[string]mmconfigs.Provider) map[string]llm.Provider {
 	if len(in) == 0 {

@@ -45,15 +45,19 @@ func BenchmarkAskByFileVsCommand(b *testing.B) {
 	b.ReportMetric(c/f, "command/file")
 }
 
-// BenchmarkAskOverSSH is one mm --ask to the same kind of echo expert, an
-// mm over ssh to the test's own sshd on 127.0.0.1: "master" through a
-// ControlMaster connection opened once before (ControlPath in the test's
-// folder, ControlPersist), as a user's ssh configuration would have it;
-// "fresh" with a whole ssh handshake each time; "ssh-true" is the floor of
-// the first, `ssh mmtest true` through the same master: the remote login
-// shell's start (its rc files: Debian's bash reads ~/.bashrc for ssh
-// commands) is paid by every command over ssh, mm or not. The overhead per
-// hand-off over ssh is "master" against BenchmarkAskByFile.
+// BenchmarkAskOverSSH is one mm --ask to an echo expert that is an mm over
+// ssh to the test's own sshd on 127.0.0.1, against the same hand-off to an
+// mm by file here (file-ms). "master" goes through a ControlMaster
+// connection opened once before (ControlPath in the test's folder,
+// ControlPersist), as a user's ssh configuration would have it; "fresh"
+// makes a whole ssh connection each time; "ssh-true" is `ssh mmtest true`
+// through the same master, the floor of any command over ssh: the remote
+// login shell's start (Debian's bash reads ~/.bashrc for a command over
+// ssh) is paid by every one, mm or not. The four run interleaved in each
+// iteration; the overhead per hand-off over ssh is master-ms − file-ms,
+// and mm's own part of it master-ms − ssh-true-ms − file-ms.
+//
+//	go test ./cmd/mm -run '^$' -bench AskOverSSH -benchtime 30x
 func BenchmarkAskOverSSH(b *testing.B) {
 	s := startSSHD(b)
 	files := sshFiles(s)
@@ -62,6 +66,7 @@ func BenchmarkAskOverSSH(b *testing.B) {
 		s.clientConfig, joinYAML(control), mmBin, s.path("expert.yaml"))
 	files["fresh.yaml"] = fmt.Sprintf("model: echo/main\nmmConfigs:\n  expert:\n    ssh: mmtest\n    sshArgs: [-F, %s]\n    mm: %s\n    config: %s\n",
 		s.clientConfig, mmBin, s.path("expert.yaml"))
+	files["file.yaml"] = "model: echo/main\nmmConfigs:\n  expert: expert.yaml\n"
 	files["expert.yaml"] = "model: echo/expert\n"
 	for name, body := range files {
 		if err := os.WriteFile(s.path(name), []byte(body), 0o644); err != nil {
@@ -74,12 +79,30 @@ func BenchmarkAskOverSSH(b *testing.B) {
 		b.Fatalf("ssh master: %v: %s", err, out)
 	}
 	b.Cleanup(func() { _ = exec.Command("ssh", append(args, "-O", "exit", "mmtest")...).Run() })
-	b.Run("ssh-true", func(b *testing.B) { runBench(b, "ssh", append(args, "mmtest", "true")...) })
-	for _, c := range []string{"master", "fresh"} {
-		b.Run(c, func(b *testing.B) {
-			runBench(b, mmBin, "--config", s.path(c+".yaml"), "--ask", "expert", "What is an inode?")
-		})
+	run := func(name string, argv ...string) time.Duration {
+		cmd := benchCmd(b, s.dir, name, argv...)
+		t0 := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%s %v: %v\n%s", name, argv, err, out)
+		}
+		return time.Since(t0)
 	}
+	ask := func(cfg string) time.Duration {
+		return run(mmBin, "--config", s.path(cfg), "--ask", "expert", "What is an inode?")
+	}
+	var file, sshTrue, master, fresh []time.Duration
+	for b.Loop() {
+		file = append(file, ask("file.yaml"))
+		sshTrue = append(sshTrue, run("ssh", append(args, "mmtest", "true")...))
+		master = append(master, ask("master.yaml"))
+		fresh = append(fresh, ask("fresh.yaml"))
+	}
+	f, t, m := medianMs(file), medianMs(sshTrue), medianMs(master)
+	b.ReportMetric(f, "file-ms")
+	b.ReportMetric(t, "ssh-true-ms")
+	b.ReportMetric(m, "master-ms")
+	b.ReportMetric(medianMs(fresh), "fresh-ms")
+	b.ReportMetric(m-f, "overhead-ms")
 }
 
 // joinYAML writes words as the items of a YAML flow list.

@@ -237,7 +237,7 @@ func (m *mode) banner(s *orchestrator.Session) string {
 	// The model the session runs, which --model may have given.
 	shown := *m.cfg
 	shown.Model = s.Model()
-	return shown.Banner(version(), m.cwd, s.MCPBanner())
+	return shown.Banner(version(), m.cwd, s.MCPBanner(), s.SkillsBanner())
 }
 
 // oneQuestion makes Ctrl-C end mm, for the modes that answer one question.
