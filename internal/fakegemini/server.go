@@ -43,10 +43,11 @@ type Answer func(Request) Reply
 // Server is the fake API. Point Gemini CLI at URL with
 // GOOGLE_GEMINI_BASE_URL (CLIEnv does).
 type Server struct {
-	URL    string
-	answer Answer
-	hs     *httptest.Server
-	closed chan struct{}
+	URL       string
+	answer    Answer
+	hs        *httptest.Server
+	closed    chan struct{}
+	closeOnce sync.Once
 
 	mu       sync.Mutex
 	requests []Request
@@ -71,13 +72,10 @@ func Start(t testing.TB, answer Answer) *Server {
 
 // Close stops the server, ending the answers it holds back.
 func (s *Server) Close() {
-	select {
-	case <-s.closed:
-		return
-	default:
-	}
-	close(s.closed)
-	s.hs.Close()
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		s.hs.Close()
+	})
 }
 
 // Received is closed at the next request the server receives.
