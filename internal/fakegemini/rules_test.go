@@ -60,6 +60,23 @@ rules:
 	}
 }
 
+// TestRulesNoRule: a request no rule fits is answered all the same, with
+// a text that says so and quotes the question.
+func TestRulesNoRule(t *testing.T) {
+	answer, err := fakegemini.ParseRules("rules.yaml", []byte("rules:\n  - when: never\n    say: hi\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var req fakegemini.Request
+	if err := json.Unmarshal([]byte(`{"contents":[{"role":"user","parts":[{"text":"What?"}]}]}`), &req.Body); err != nil {
+		t.Fatal(err)
+	}
+	want := fakegemini.Say("(fake Gemini: no rule for this request) The question: What?")
+	if got := answer(req); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %#v, want %#v", got, want)
+	}
+}
+
 // TestRulesErrors: a broken script is refused with its file and rule.
 func TestRulesErrors(t *testing.T) {
 	for _, tc := range []struct{ script, want string }{
