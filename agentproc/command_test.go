@@ -240,3 +240,15 @@ func TestCommandCancelAndClose(t *testing.T) {
 	b.Close()
 	leftIn(t, opts.Dir) // the sleep it started is gone with it
 }
+
+// A command that prints a banner and exits at once is reported by its
+// banner, not by its exit.
+func TestBannerThenExit(t *testing.T) {
+	opts := commandOptions(t, "")
+	opts.Command = []string{"sh", "-c", "echo 'Usage: agent [--acp]'; echo 'unknown flag' >&2; exit 2"}
+	_, err := Start(context.Background(), opts)
+	want := `start agent "other": it does not speak ACP: its output began "Usage: agent [--acp]": unknown flag`
+	if err == nil || err.Error() != want {
+		t.Errorf("error\n got %v\nwant %s", err, want)
+	}
+}
