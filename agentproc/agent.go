@@ -261,12 +261,12 @@ func (a *Agent) open(ctx context.Context, cwd string, withSession bool) error {
 	}()
 
 	step := "initialize"
-	init, err := a.conn.Initialize(sctx, acp.InitializeRequest{
+	ir, err := a.conn.Initialize(sctx, acp.InitializeRequest{
 		ProtocolVersion: acp.ProtocolVersionNumber,
 		ClientInfo:      &acp.Implementation{Name: "mm", Version: ""},
 	})
 	if err == nil {
-		if i := init.AgentInfo; i != nil {
+		if i := ir.AgentInfo; i != nil {
 			a.info = strings.TrimSpace(i.Name + " " + i.Version)
 		}
 	}
@@ -279,13 +279,31 @@ func (a *Agent) open(ctx context.Context, cwd string, withSession bool) error {
 	if err == nil {
 		return nil
 	}
-	switch context.Cause(sctx) {
+	why := context.Cause(sctx)
+	if why == nil && a.in.failed.Load() {
+		// It is gone before it read initialize: what it wrote on stdout
+		// is read to its end first, a banner included.
+		t := time.NewTimer(2 * a.grace)
+		select {
+		case <-a.done:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	select {
+	case <-a.notACP:
+		// Also when it exited right after its banner, before the start
+		// was cancelled for it: the banner says more than the exit.
+		why = errNotACP
+	default:
+	}
+	switch why {
 	case errNotACP, errStartTimeout:
 		// Stopped now, so that all it wrote on stderr is there to quote.
 		_ = proc.KillGroup(a.cmd.Process)
 		<-a.exited
 	}
-	switch context.Cause(sctx) {
+	switch why {
 	case errNotACP:
 		return fmt.Errorf("start agent %s: it does not speak ACP: its output began %q%s", a.name, a.junk, a.stderrTail())
 	case errStartTimeout:

@@ -78,7 +78,7 @@ func TestCommandStartFailures(t *testing.T) {
 		{"a banner", []string{fakeBin, "-acp", "--config", "banner"},
 			`start agent "other": it does not speak ACP: its output began "Welcome to FakeAgent 1.0 - type /help for help": fakeagent: interactive mode`},
 		{"no answer", []string{fakeBin, "-acp", "--config", "silent"},
-			`start agent "other": no answer to initialize within 500ms: fakeagent: warming up`},
+			`start agent "other": no answer to initialize within 1s: fakeagent: warming up`},
 		{"over ssh", []string{"sh", "-c", "echo 'ssh: connect to host h port 22: Connection refused' >&2; exit 255"},
 			`start agent "other" (ssh me@h): exited (exit status 255): ssh: connect to host h port 22: Connection refused`},
 	}
@@ -86,7 +86,7 @@ func TestCommandStartFailures(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := commandOptions(t, "")
 			opts.Command = tt.command
-			opts.StartTimeout = 500 * time.Millisecond
+			opts.StartTimeout = time.Second
 			if tt.name == "over ssh" {
 				opts.Host = "me@h"
 			}
@@ -239,4 +239,16 @@ func TestCommandCancelAndClose(t *testing.T) {
 	}
 	b.Close()
 	leftIn(t, opts.Dir) // the sleep it started is gone with it
+}
+
+// A command that prints a banner and exits at once is reported by its
+// banner, not by its exit.
+func TestBannerThenExit(t *testing.T) {
+	opts := commandOptions(t, "")
+	opts.Command = []string{"sh", "-c", "echo 'Usage: agent [--acp]'; echo 'unknown flag' >&2; exit 2"}
+	_, err := Start(context.Background(), opts)
+	want := `start agent "other": it does not speak ACP: its output began "Usage: agent [--acp]": unknown flag`
+	if err == nil || err.Error() != want {
+		t.Errorf("error\n got %v\nwant %s", err, want)
+	}
 }

@@ -21,7 +21,8 @@ type Ask struct {
 	Config     string `json:"config"`
 	AgentModel string `json:"agentModel,omitempty"`
 	// AgentCommand is the program and arguments of an agent by command,
-	// as started ($VAR expanded); absent for an mm by file or over ssh.
+	// as the configuration writes them ($VAR not expanded); absent for an
+	// mm by file or over ssh.
 	AgentCommand []string `json:"agentCommand,omitempty"`
 	// AgentHost is the ssh destination of an mm over ssh; absent
 	// otherwise.

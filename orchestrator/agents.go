@@ -131,11 +131,12 @@ func withoutEnv(environ []string, key string) []string {
 }
 
 // describeAgent is what the ask object says of an agent without a file
-// here: its command, its host.
-func describeAgent(a mmconfigs.Agent, expand func(string) string) (command []string, host string) {
+// here: its command as written ($VAR left as it is, so that a key the
+// environment supplies does not reach every hook's input), its host.
+func describeAgent(a mmconfigs.Agent) (command []string, host string) {
 	switch a.Kind {
 	case mmconfigs.AgentCommand:
-		return agentCommand(a, expand), ""
+		return append([]string(nil), a.Command...), ""
 	case mmconfigs.AgentSSH:
 		return nil, a.Host
 	}

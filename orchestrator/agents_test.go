@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -43,5 +44,47 @@ func TestAgentOptions(t *testing.T) {
 				t.Errorf("agentOptions\n got %#v\nwant %#v", got, tt.want)
 			}
 		})
+	}
+}
+
+// The relay names an mm's tool calls by its _meta, another agent's by
+// ACP's kind and title, keeping what an update leaves out; a call that goes
+// from pending to done is shown started first.
+func TestRelayNamesToolCalls(t *testing.T) {
+	sink := &recSink{}
+	r := &relay{s: &Session{sink: sink}, agent: "g"}
+	for _, u := range []agentproc.ToolUpdate{
+		{ID: "1", Start: true, Title: "ReadFile a.go", Kind: "read", Status: agentproc.StatusPending},
+		{ID: "1", Status: agentproc.StatusInProgress},
+		{ID: "1", Status: agentproc.StatusCompleted, Output: "package a"},
+		{ID: "2", Start: true, Title: "Shell ls", Kind: "execute", Status: agentproc.StatusPending},
+		{ID: "2", Status: agentproc.StatusFailed, Output: "exit 2\nmore"},
+		{ID: "3", Start: true, Tool: "bash", Subject: "ls", Title: "bash: ls", Kind: "execute", Status: agentproc.StatusInProgress},
+		{ID: "3", Tool: "bash", Subject: "ls", Status: agentproc.StatusCompleted},
+		{ID: "4", Start: true, Status: agentproc.StatusCompleted},
+	} {
+		r.ToolCall(u)
+	}
+	var got []string
+	for _, ev := range sink.events {
+		switch e := ev.(type) {
+		case ToolStarted:
+			got = append(got, "start "+CallTitle(e.Agent, e.Name, e.Subject))
+		case ToolEnded:
+			got = append(got, "end "+CallTitle(e.Agent, e.Name, e.Subject)+" "+e.Summary)
+		}
+	}
+	want := []string{
+		"start [g] read: ReadFile a.go", "end [g] read: ReadFile a.go ",
+		"start [g] execute: Shell ls", "end [g] execute: Shell ls exit 2",
+		"start [g] bash: ls", "end [g] bash: ls ",
+		"start [g] tool", "end [g] tool ",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events\n got %q\nwant %q", got, want)
+	}
+	r.Permission(context.Background(), agentproc.PermissionRequest{ID: "5", Title: "WriteFile b.go", Kind: "edit"})
+	if want := []string{"edit: WriteFile b.go"}; !reflect.DeepEqual(sink.asked, want) {
+		t.Errorf("asked %q, want %q", sink.asked, want)
 	}
 }

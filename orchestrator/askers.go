@@ -137,9 +137,11 @@ type seenCall struct {
 	started       bool
 }
 
-// call is the tool call of u, named: by mm's _meta (tool, subject) when the
-// agent is an mm, else by ACP's kind and title.
-func (r *relay) call(agent string, u agentproc.ToolUpdate) *seenCall {
+// see records what u says of its call and returns the call's name: by
+// mm's _meta (tool, subject) when the agent is an mm, else by ACP's kind
+// and title. started marks the call shown started; wasStarted says it had
+// been before.
+func (r *relay) see(agent string, u agentproc.ToolUpdate, started bool) (name, subject string, wasStarted bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.calls == nil {
@@ -166,7 +168,9 @@ func (r *relay) call(agent string, u agentproc.ToolUpdate) *seenCall {
 	if c.name == "" {
 		c.name = "tool"
 	}
-	return c
+	wasStarted = c.started
+	c.started = c.started || started
+	return c.name, c.subject, wasStarted
 }
 
 // chain names the agent something came from, seen from the asking session.
@@ -196,22 +200,21 @@ func (r *relay) ToolCall(u agentproc.ToolUpdate) {
 		r.toolSince = true
 	}
 	agent := r.chain(u.Agent)
-	c := r.call(agent, u)
-	switch u.Status {
-	case agentproc.StatusInProgress:
+	ended := u.Status == agentproc.StatusCompleted || u.Status == agentproc.StatusFailed
+	name, subject, wasStarted := r.see(agent, u, u.Status == agentproc.StatusInProgress || ended)
+	switch {
+	case u.Status == agentproc.StatusInProgress:
 		// A call is announced pending while it waits for consent; it starts
 		// when it runs.
-		if !c.started {
-			c.started = true
-			r.s.sink.Emit(ToolStarted{Agent: agent, ID: u.ID, Name: c.name, Subject: c.subject, Input: u.Input})
+		if !wasStarted {
+			r.s.sink.Emit(ToolStarted{Agent: agent, ID: u.ID, Name: name, Subject: subject, Input: u.Input})
 		}
-	case agentproc.StatusCompleted, agentproc.StatusFailed:
-		if !c.started && u.DeniedBy == "" {
+	case ended:
+		if !wasStarted && u.DeniedBy == "" {
 			// An agent may go from pending to done at once: the call is
 			// shown started all the same.
-			r.s.sink.Emit(ToolStarted{Agent: agent, ID: u.ID, Name: c.name, Subject: c.subject, Input: u.Input})
+			r.s.sink.Emit(ToolStarted{Agent: agent, ID: u.ID, Name: name, Subject: subject, Input: u.Input})
 		}
-		c.started = true
 		status := ToolCompleted
 		switch {
 		case u.DeniedBy != "":
@@ -223,16 +226,13 @@ func (r *relay) ToolCall(u agentproc.ToolUpdate) {
 		if status != ToolCompleted {
 			summary = firstLine(u.Output)
 		}
-		r.s.sink.Emit(ToolEnded{Agent: agent, ID: u.ID, Name: c.name, Subject: c.subject, Status: status, Output: u.Output, Summary: summary, DeniedBy: u.DeniedBy})
+		r.s.sink.Emit(ToolEnded{Agent: agent, ID: u.ID, Name: name, Subject: subject, Status: status, Output: u.Output, Summary: summary, DeniedBy: u.DeniedBy})
 	}
 }
 
 func (r *relay) Permission(ctx context.Context, req agentproc.PermissionRequest) agentproc.PermissionAnswer {
 	agent := r.chain(req.Agent)
-	c := r.call(agent, agentproc.ToolUpdate{ID: req.ID, Tool: req.Tool, Subject: req.Subject, Title: req.Title, Kind: req.Kind})
-	r.mu.Lock()
-	tool, subject := c.name, c.subject
-	r.mu.Unlock()
+	tool, subject, _ := r.see(agent, agentproc.ToolUpdate{ID: req.ID, Tool: req.Tool, Subject: req.Subject, Title: req.Title, Kind: req.Kind}, false)
 	detail := tools.SubjectWhole(req.Input)
 	if detail == "" {
 		detail = subject
