@@ -27,8 +27,10 @@ import (
 //
 // say is streamed one word a chunk; {{question}} is the question,
 // {{output}} the function's response (its output, or its error), {{1}}…
-// the groups of when. delay holds the answer back (a Go duration). A
-// request no rule fits gets a text saying so, with the question.
+// the groups of when. delay holds the answer back (a Go duration). error
+// makes the API refuse the request instead, with that message and the HTTP
+// status code (400 unless given). A request no rule fits gets a text
+// saying so, with the question.
 type Rules struct {
 	Rules []Rule `yaml:"rules"`
 }
@@ -43,6 +45,8 @@ type Rule struct {
 		Args map[string]any `yaml:"args"`
 	} `yaml:"calls"`
 	Delay string `yaml:"delay"`
+	Error string `yaml:"error"`
+	Code  int    `yaml:"code"`
 
 	when  *regexp.Regexp
 	delay time.Duration
@@ -68,8 +72,13 @@ func ParseRules(name string, b []byte) (Answer, error) {
 				return nil, fmt.Errorf("%s: rule %d: delay: %w", name, i+1, err)
 			}
 		}
-		if r.Say == "" && len(r.Calls) == 0 {
-			return nil, fmt.Errorf("%s: rule %d: give say: or calls:", name, i+1)
+		switch {
+		case r.Error != "" && (r.Say != "" || len(r.Calls) > 0):
+			return nil, fmt.Errorf("%s: rule %d: error: goes with neither say: nor calls:", name, i+1)
+		case r.Error == "" && r.Say == "" && len(r.Calls) == 0:
+			return nil, fmt.Errorf("%s: rule %d: give say:, calls: or error:", name, i+1)
+		case r.Code != 0 && r.Error == "":
+			return nil, fmt.Errorf("%s: rule %d: code: goes with error:", name, i+1)
 		}
 	}
 	return rs.answer, nil
@@ -96,7 +105,7 @@ func (rs Rules) answer(req Request) Reply {
 		for i, g := range m[1:] {
 			vars[strconv.Itoa(i+1)] = g
 		}
-		reply := Reply{Text: words(fill(r.Say, vars)), Delay: r.delay}
+		reply := Reply{Text: words(fill(r.Say, vars)), Delay: r.delay, Error: fill(r.Error, vars), Code: r.Code}
 		for _, c := range r.Calls {
 			args := c.Args
 			if args == nil {

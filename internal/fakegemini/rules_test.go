@@ -83,7 +83,9 @@ func TestRulesErrors(t *testing.T) {
 		{"rules:\n  - sey: hi\n", "rules.yaml: yaml: unmarshal errors:\n  line 2: field sey not found in type fakegemini.Rule"},
 		{"rules:\n  - when: '('\n    say: hi\n", "rules.yaml: rule 1: when: error parsing regexp: missing closing ): `(`"},
 		{"rules:\n  - say: hi\n    delay: soon\n", `rules.yaml: rule 1: delay: time: invalid duration "soon"`},
-		{"rules:\n  - when: x\n", "rules.yaml: rule 1: give say: or calls:"},
+		{"rules:\n  - when: x\n", "rules.yaml: rule 1: give say:, calls: or error:"},
+		{"rules:\n  - error: no\n    say: hi\n", "rules.yaml: rule 1: error: goes with neither say: nor calls:"},
+		{"rules:\n  - say: hi\n    code: 500\n", "rules.yaml: rule 1: code: goes with error:"},
 	} {
 		_, err := fakegemini.ParseRules("rules.yaml", []byte(tc.script))
 		if err == nil || err.Error() != tc.want {

@@ -27,6 +27,10 @@ type Reply struct {
 	// Delay holds the answer back, as a slow model would; the server's
 	// Close, or the client going away, ends the wait.
 	Delay time.Duration
+	// Error, when set, is the API's refusal instead of an answer: the
+	// HTTP status Code (400 when 0) and its message.
+	Error string
+	Code  int
 }
 
 // Say is a Reply of text in the chunks given.
@@ -129,11 +133,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method != http.MethodPost:
 		apiError(w, http.StatusNotFound, "the fake Gemini API has no "+r.Method+" "+r.URL.Path)
 	case req.Method == "streamGenerateContent" && r.URL.Query().Get("alt") == "sse":
-		if reply, ok := s.reply(r.Context(), req); ok {
+		if reply, ok := s.reply(r.Context(), w, req); ok {
 			s.stream(w, req, reply)
 		}
 	case req.Method == "generateContent":
-		if reply, ok := s.reply(r.Context(), req); ok {
+		if reply, ok := s.reply(r.Context(), w, req); ok {
 			writeJSON(w, whole(req, reply))
 		}
 	case req.Method == "countTokens":
@@ -152,21 +156,30 @@ func (s *Server) record(r Request) {
 }
 
 // reply asks the Answer, and waits its Delay: false when the wait was cut
-// short, and nothing is to be sent.
-func (s *Server) reply(ctx context.Context, req Request) (Reply, bool) {
+// short, or the answer is the API's refusal (sent): nothing more is to be
+// sent.
+func (s *Server) reply(ctx context.Context, w http.ResponseWriter, req Request) (Reply, bool) {
 	r := s.answer(req)
-	if r.Delay <= 0 {
-		return r, true
+	if r.Delay > 0 {
+		t := time.NewTimer(r.Delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return r, false
+		case <-s.closed:
+			return r, false
+		}
 	}
-	t := time.NewTimer(r.Delay)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return r, true
-	case <-ctx.Done():
-	case <-s.closed:
+	if r.Error != "" {
+		code := r.Code
+		if code == 0 {
+			code = http.StatusBadRequest
+		}
+		apiError(w, code, r.Error)
+		return r, false
 	}
-	return r, false
+	return r, true
 }
 
 // stream sends the reply as the API does with alt=sse: one
@@ -263,6 +276,10 @@ func writeJSON(w http.ResponseWriter, v any) {
 func apiError(w http.ResponseWriter, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(code)
-	status := map[int]string{http.StatusBadRequest: "INVALID_ARGUMENT", http.StatusNotFound: "NOT_FOUND"}[code]
+	status := map[int]string{
+		http.StatusBadRequest: "INVALID_ARGUMENT", http.StatusForbidden: "PERMISSION_DENIED",
+		http.StatusNotFound: "NOT_FOUND", http.StatusTooManyRequests: "RESOURCE_EXHAUSTED",
+		http.StatusInternalServerError: "INTERNAL", http.StatusServiceUnavailable: "UNAVAILABLE",
+	}[code]
 	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": code, "message": msg, "status": status}})
 }

@@ -43,6 +43,12 @@ func TestServerAnswersAsTheAPI(t *testing.T) {
 		status: 200,
 		want:   `{"totalTokens":19}` + "\n",
 	}, {
+		name:   "refused",
+		path:   "/v1beta/models/m:streamGenerateContent?alt=sse",
+		reply:  fakegemini.Reply{Error: "API key not valid. Please pass a valid API key.", Code: 400},
+		status: 400,
+		want:   `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}` + "\n",
+	}, {
 		name:   "unknown method",
 		path:   "/v1beta/models/m:embedContent",
 		status: 404,
