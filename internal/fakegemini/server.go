@@ -117,6 +117,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Raw = body
+	// One connection a request: a client that reuses an idle connection
+	// just as the other end drops it fails its request. (Gemini CLI's
+	// "fetch failed" was seen once on a loaded machine, its cause not
+	// found; this rules one out.) The API's keep-alive is not under test.
+	w.Header().Set("Connection", "close")
 	if _, rest, ok := strings.Cut(r.URL.Path, "/models/"); ok {
 		req.Model, req.Method, _ = strings.Cut(rest, ":")
 	}
