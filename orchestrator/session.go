@@ -32,6 +32,9 @@ type Options struct {
 	NoModel bool
 	// Wasm runs wasm hooks; nil when the configuration has none.
 	Wasm hooks.WasmRunner
+	// WasmTools runs the configuration's wasm tools (the same runtime as
+	// Wasm, so that a module compiles once); nil when it has none.
+	WasmTools tools.ModuleRunner
 	// MCPServers are added to the configuration's (an editor's servers).
 	MCPServers []MCPServer
 }
@@ -150,6 +153,11 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	if cfg.ToolEnabled("ask_agent") {
 		s.tools[askToolName] = askTool{s: s}
 		s.order = append(s.order, askToolName)
+	}
+	for _, def := range cfg.WasmTools {
+		// mmconfigs refused a name a built-in has, and a name given twice.
+		s.tools[def.Name] = tools.NewWasmTool(def, opts.WasmTools)
+		s.order = append(s.order, def.Name)
 	}
 	if !opts.NoModel {
 		s.startMCP(ctx, opts.MCPServers)

@@ -54,7 +54,8 @@ type ModuleRunner interface {
 	RunTool(ctx context.Context, name, module, cwd string, read, write []string, input []byte, maxStdout int) ([]byte, error)
 }
 
-// NewWasmTool returns the tool def defines, run by r.
+// NewWasmTool returns the tool def defines, run by r; with r nil, every
+// call fails, saying so.
 func NewWasmTool(def WasmDef, r ModuleRunner) Tool { return &wasmTool{def: def, runner: r} }
 
 type wasmTool struct {
@@ -81,6 +82,9 @@ func (t *wasmTool) Run(ctx context.Context, env Env, input json.RawMessage) Resu
 	}
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if t.runner == nil {
+		return failure(name, "this mm runs no wasm tools")
+	}
 	out, err := t.runner.RunTool(runCtx, name, t.def.Module, env.Cwd, t.def.Read, t.def.Write, stdin, WasmOutputCap)
 	var over interface{ StdoutLimit() int }
 	switch {

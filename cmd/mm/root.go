@@ -200,7 +200,8 @@ type mode struct {
 func (m *mode) session(askOnly bool) func(orchestrator.Sink) (*orchestrator.Session, error) {
 	return func(sink orchestrator.Sink) (*orchestrator.Session, error) {
 		opts := sessionOptions(&m.f, m.s, m.cfg, m.cwd)
-		opts.Sink, opts.NoModel, opts.Wasm = sink, askOnly, wasmRunner(m.cfg)
+		opts.Sink, opts.NoModel = sink, askOnly
+		withWasm(&opts, wasmRuntime(m.cfg))
 		return orchestrator.New(m.ctx, opts)
 	}
 }
