@@ -43,6 +43,7 @@ type Options struct {
 // decisions and the asked agents it keeps running.
 type Session struct {
 	cfg     *mmconfigs.Config
+	system  string
 	cwd     string
 	environ []string
 	bin     string
@@ -85,6 +86,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	env := envMap(opts.Environ)
 	s := &Session{
 		cfg:    cfg,
+		system: systemPrompt(cfg),
 		cwd:    opts.Cwd,
 		yolo:   cfg.Yolo || opts.Yolo,
 		sink:   opts.Sink,

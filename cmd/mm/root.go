@@ -238,10 +238,13 @@ func (m *mode) runPrint(args []string) int {
 		return 2
 	}
 	m.oneQuestion()
+	// A structuredOutput agent's stdout is its JSON alone: no ⚙ block
+	// (hooks reference, Display).
+	structured := m.cfg.StructuredOutput != nil
 	return frontend.Print(m.ctx, question, frontend.PrintOptions{
 		Session: m.session(false), Stdout: s.Out, Stderr: s.ErrOut,
 		StdoutTerminal: s.OutTerminal,
-		DisplayHooks:   m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,
+		DisplayHooks:   m.cfg.DisplayHooks && !structured, DisplayCommands: m.cfg.DisplayCommands && !structured,
 		Format: m.format,
 	})
 }
