@@ -188,10 +188,10 @@ func TestOutputSchemaCheck(t *testing.T) {
 
 func TestSchemaName(t *testing.T) {
 	for path, want := range map[string]string{
-		"/a/weather.json":        "weather",
-		"/a/weather.schema.json": "weather",
-		"/a/my answer.json":      "my_answer",
-		"/a/.json":               "answer",
+		"/a/weather.json":                         "weather",
+		"/a/weather.schema.json":                  "weather",
+		"/a/my answer.json":                       "my_answer",
+		"/a/.json":                                "answer",
 		"/a/" + strings.Repeat("x", 70) + ".json": strings.Repeat("x", 64),
 	} {
 		if got := schemaName(path); got != want {
