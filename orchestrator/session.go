@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"strconv"
 	"strings"
@@ -37,6 +38,11 @@ type Options struct {
 	WasmTools tools.ModuleRunner
 	// MCPServers are added to the configuration's (an editor's servers).
 	MCPServers []MCPServer
+	// Recorder saves the history as it happens; nil: it is not saved.
+	Recorder Recorder
+	// Resume is a saved session to go on with: its history and the
+	// sessions of the agents it had asked. Nil: a new conversation.
+	Resume *Resumed
 }
 
 // Session is one conversation with an agent: its history, its consent
@@ -62,10 +68,17 @@ type Session struct {
 	maxDepth int
 	chain    string
 
-	mu      sync.Mutex
-	history []llm.Message
-	always  map[string]bool
-	never   map[string]bool
+	mu       sync.Mutex
+	history  []llm.Message
+	recorder Recorder
+	// askedSessions are the asked agents' own session ids, by agent name:
+	// a resumed session asks each to load its own.
+	askedSessions map[string]string
+	// saveFailing is set while the recorder fails, so that the person is
+	// warned once, not at every message.
+	saveFailing bool
+	always      map[string]bool
+	never       map[string]bool
 
 	mcp      *tools.MCPSet
 	warnings []string
@@ -93,6 +106,13 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		always: map[string]bool{},
 		never:  map[string]bool{},
 		tools:  map[string]tools.Tool{},
+
+		recorder:      opts.Recorder,
+		askedSessions: map[string]string{},
+	}
+	if r := opts.Resume; r != nil {
+		s.history = append([]llm.Message(nil), r.History...)
+		maps.Copy(s.askedSessions, r.AskedSessions)
 	}
 	if d, err := strconv.Atoi(env["MM_ASKED_DEPTH"]); err == nil && d > 0 {
 		s.depth = d
@@ -174,26 +194,6 @@ func (s *Session) Close() error {
 
 // Model is the session's model reference.
 func (s *Session) Model() string { return s.ref }
-
-// Clear forgets the conversation (not the consent decisions).
-func (s *Session) Clear() {
-	s.mu.Lock()
-	s.history = nil
-	s.mu.Unlock()
-}
-
-// History returns a copy of the conversation so far.
-func (s *Session) History() []llm.Message {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]llm.Message(nil), s.history...)
-}
-
-func (s *Session) appendHistory(msgs ...llm.Message) {
-	s.mu.Lock()
-	s.history = append(s.history, msgs...)
-	s.mu.Unlock()
-}
 
 func providers(in map[string]mmconfigs.Provider) map[string]llm.Provider {
 	if len(in) == 0 {

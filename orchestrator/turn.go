@@ -110,7 +110,7 @@ func (s *Session) runTurn(ctx context.Context, text string) error {
 		return err
 	}
 	question := handoff.AppendContexts(pg.Prompt, pg.Contexts)
-	answer, err := s.loop(ctx, t, pg.Prompt, question)
+	answer, err := s.loop(ctx, t, question)
 	err = describe(ctx, err)
 	errText := ""
 	if err != nil {
@@ -122,13 +122,11 @@ func (s *Session) runTurn(ctx context.Context, text string) error {
 }
 
 // loop calls the model and runs its tool calls until it answers. The history
-// keeps prompt; the model reads question (prompt and hook contexts) in this
-// turn.
-func (s *Session) loop(ctx context.Context, t *turn, prompt, question string) (string, error) {
-	s.appendHistory(llm.Message{Role: llm.RoleUser, Content: prompt})
-	s.mu.Lock()
-	userAt := len(s.history) - 1
-	s.mu.Unlock()
+// keeps the question as the model read it (hook contexts included), so that
+// every later request only appends to this one: a local server reuses its
+// cache only for an identical prefix.
+func (s *Session) loop(ctx context.Context, t *turn, question string) (string, error) {
+	s.appendHistory(llm.Message{Role: llm.RoleUser, Content: question})
 	specs := s.toolSpecs()
 	out := s.cfg.StructuredOutput
 	onText := func(chunk string) { s.sink.Emit(Text{Text: chunk}) }
@@ -141,7 +139,7 @@ func (s *Session) loop(ctx context.Context, t *turn, prompt, question string) (s
 	}
 	retried := false
 	for step := 0; step < s.cfg.MaxSteps; step++ {
-		msgs := s.requestMessages(userAt, question)
+		msgs := s.requestMessages()
 		s.sink.Emit(ModelStarted{})
 		sent := time.Now()
 		reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs, Format: format}, onText)
@@ -183,16 +181,13 @@ func (s *Session) loop(ctx context.Context, t *turn, prompt, question string) (s
 }
 
 // requestMessages is the conversation as the model reads it: the system
-// prompt, then the history with this turn's question in place of the prompt
-// kept at userAt.
-func (s *Session) requestMessages(userAt int, question string) []llm.Message {
+// prompt, then the history.
+func (s *Session) requestMessages() []llm.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	msgs := make([]llm.Message, 0, len(s.history)+1)
 	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.system})
-	msgs = append(msgs, s.history...)
-	msgs[userAt+1].Content = question
-	return msgs
+	return append(msgs, s.history...)
 }
 
 // retryText is the message that asks a structuredOutput agent's model once
