@@ -30,9 +30,11 @@ func (c *Config) parseTools(n *yaml.Node) error {
 	}
 	if n.Kind != yaml.SequenceNode {
 		var names []string
-		if err := decodeScalar(n, &names, "a list of tool names and wasm tools"); err != nil {
-			return fmt.Errorf("tools: %w", err)
+		err := decodeScalar(n, &names, "a list of tool names and wasm tools")
+		if err == nil {
+			err = fmt.Errorf("want a list of tool names and wasm tools (line %d)", n.Line)
 		}
+		return fmt.Errorf("tools: %w", err)
 	}
 	c.Tools = []string{}
 	for i, item := range n.Content {
