@@ -1,0 +1,24 @@
+package frontend
+
+import (
+	"testing"
+	"time"
+)
+
+func TestSpinnerFrame(t *testing.T) {
+	for _, tc := range []struct {
+		elapsed time.Duration
+		want    string
+	}{
+		// The ticker's time can precede the wait's start by a little.
+		{-3 * time.Millisecond, "⠋"},
+		{0, "⠋"},
+		{150 * time.Millisecond, "⠙"},
+		{time.Second, "⠋"},
+		{1950 * time.Millisecond, "⠏"},
+	} {
+		if got := spinnerFrame(tc.elapsed); got != tc.want {
+			t.Errorf("spinnerFrame(%v) = %q, want %q", tc.elapsed, got, tc.want)
+		}
+	}
+}
