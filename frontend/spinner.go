@@ -84,8 +84,9 @@ func (s *spinner) draw(now time.Time) {
 	s.shown = true
 }
 
-// spinnerFrame is the frame shown after elapsed. A tick that fired before
-// the wait began gives a negative elapsed: it shows the first frame.
+// spinnerFrame is the frame shown after elapsed. A tick delivered late
+// carries a time from before a wait begun since: a negative elapsed shows
+// the first frame.
 func spinnerFrame(elapsed time.Duration) string {
 	return spinnerFrames[max(0, int(elapsed/spinnerTick))%len(spinnerFrames)]
 }

@@ -10,8 +10,10 @@ func TestSpinnerFrame(t *testing.T) {
 		elapsed time.Duration
 		want    string
 	}{
-		// The ticker's time can precede the wait's start by a little.
+		// A tick is delivered late when the loop was busy: its time can
+		// precede the start of a wait begun since.
 		{-3 * time.Millisecond, "⠋"},
+		{-250 * time.Millisecond, "⠋"},
 		{0, "⠋"},
 		{150 * time.Millisecond, "⠙"},
 		{time.Second, "⠋"},
