@@ -43,6 +43,12 @@ type Config struct {
 	DisplayCommands bool
 	// Tools are the built-in tools offered to the model; nil means all.
 	Tools []string
+	// WasmTools are the tools: entries that define a tool mm runs in the
+	// wasm sandbox, in the order written.
+	WasmTools []tools.WasmDef
+	// StructuredOutput is the schema the agent's final answer is JSON
+	// valid against; nil for an agent that answers in prose.
+	StructuredOutput *OutputSchema
 	// MCPServers are the MCP servers whose tools are offered too, by name;
 	// each one's Name is its key. Command, args and env values are as
 	// written: the session expands $VAR in them.

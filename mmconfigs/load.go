@@ -70,7 +70,7 @@ func Load(path, cwd string, getenv func(string) string) (*Config, error) {
 // topKeys are the keys of a configuration, in the order the reference
 // gives them; an unknown key is told the nearest.
 var topKeys = []string{"model", "description", "system", "systemFile", "tools", "mcpServers",
-	"mmConfigs", "providers", "hooks", "yolo", "displayHooks", "displayCommands",
+	"mmConfigs", "structuredOutput", "providers", "hooks", "yolo", "displayHooks", "displayCommands",
 	"maxSteps", "maxParallelTools", "maxAskDepth", "askTimeout", "skills", "projectDocs"}
 
 // parse decodes data into c key by key, so that each error names its key.
@@ -108,7 +108,12 @@ func (c *Config) parse(data []byte) error {
 		case "displayCommands":
 			err = decodeScalar(val, &c.DisplayCommands, "true or false")
 		case "tools":
-			err = c.parseTools(val)
+			// Each entry reports its own position ("tools[2]: …").
+			if err := c.parseTools(val); err != nil {
+				return err
+			}
+		case "structuredOutput":
+			err = c.parseStructuredOutput(val)
 		case "mcpServers":
 			err = c.parseMCPServers(val)
 		case "mmConfigs":
@@ -163,25 +168,6 @@ func (c *Config) abs(p string) string {
 		return p
 	}
 	return filepath.Join(c.Dir, p)
-}
-
-func (c *Config) parseTools(n *yaml.Node) error {
-	var names []string
-	if err := decodeScalar(n, &names, "a list of tool names"); err != nil {
-		return err
-	}
-	c.Tools = []string{}
-	for _, t := range names {
-		known := false
-		for _, b := range toolNames {
-			known = known || b == t
-		}
-		if !known {
-			return fmt.Errorf("unknown tool %q (want some of %s)", t, strings.Join(toolNames, ", "))
-		}
-		c.Tools = append(c.Tools, t)
-	}
-	return nil
 }
 
 func (c *Config) parseMCPServers(n *yaml.Node) error {

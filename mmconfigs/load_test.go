@@ -24,7 +24,7 @@ func TestLoadErrors(t *testing.T) {
 		name, body, want string
 	}{
 		{"unknown key", "modle: echo/x\n", `agent.yaml: line 1: unknown key "modle" (did you mean "model"?)`},
-		{"unknown key far from all", "colour: red\n", `agent.yaml: line 1: unknown key "colour" (known: model, description, system, systemFile, tools, mcpServers, mmConfigs, providers, hooks, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout, skills, projectDocs)`},
+		{"unknown key far from all", "colour: red\n", `agent.yaml: line 1: unknown key "colour" (known: model, description, system, systemFile, tools, mcpServers, mmConfigs, structuredOutput, providers, hooks, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout, skills, projectDocs)`},
 		{"unknown key on its line", "model: echo/x\ntool: [bash]\n", `agent.yaml: line 2: unknown key "tool" (did you mean "tools"?)`},
 		{"syntax error deep in a block", "model: echo/x\nhooks:\n  preToolCall:\n    - command: a\n      matcher: b\n   bad: b\n", `agent.yaml: line 6, column 4: value is not allowed in this context`},
 		{"wrong type", "yolo: maybe\n", `agent.yaml: yolo: want true or false, not "maybe" (line 1)`},
@@ -47,7 +47,7 @@ func TestLoadErrors(t *testing.T) {
 		{"parallel fraction", "maxParallelTools: 2.5\n", `agent.yaml: maxParallelTools: want a whole number, not "2.5" (line 1)`},
 		{"parallel list", "maxParallelTools: [4]\n", `agent.yaml: maxParallelTools: want a whole number, not a list (line 1)`},
 		{"system both", "system: hi\nsystemFile: s.txt\n", `agent.yaml: system and systemFile: give one or the other, not both`},
-		{"unknown tool", "tools: [bash, rm]\n", `agent.yaml: tools: unknown tool "rm" (want some of bash, read_file, write_file, edit_file, ask_agent, load_skill)`},
+		{"unknown tool", "tools: [bash, rm]\n", `agent.yaml: tools: unknown tool "rm" (want some of bash, read_file, write_file, edit_file, ask_agent, load_skill, or a map defining a wasm tool)`},
 		{"agent name", "mmConfigs:\n  Expert: e.yaml\n", `agent.yaml: mmConfigs: Expert: an agent's name must match [a-z0-9][a-z0-9_-]* (it becomes /ask-<name>)`},
 		{"agent path empty", "mmConfigs:\n  expert: \"\"\n", `agent.yaml: mmConfigs: expert: path must not be empty`},
 		{"mcp unknown key", "mcpServers:\n  fs:\n    cmd: x\n", `agent.yaml: mcpServers: fs: line 3: unknown key "cmd" (known: command, args, env)`},

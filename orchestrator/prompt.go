@@ -17,7 +17,7 @@ const skillsIntro = "# Skills\n\nWhen a task matches a skill below, load it with
 // prepareContext finds the session's skills and its project's AGENTS.md
 // files, offers load_skill when there are skills, and builds the system
 // prompt: the configuration's, then the AGENTS.md files, then the list of
-// skills. Each part is byte-stable across the sessions of one project (no
+// skills, then a structuredOutput agent's schema. Each part is byte-stable across the sessions of one project (no
 // date, no absolute path), so that a local server reuses its cache of the
 // prompt. What cannot be read is a warning.
 func (s *Session) prepareContext(env map[string]string) {
@@ -42,6 +42,9 @@ func (s *Session) prepareContext(env map[string]string) {
 			lines = append(lines, sk.ListLine())
 		}
 		parts = append(parts, strings.Join(lines, "\n"))
+	}
+	if p := schemaPrompt(s.cfg); p != "" {
+		parts = append(parts, p)
 	}
 	s.system = strings.Join(parts, "\n\n")
 }

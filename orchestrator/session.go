@@ -34,6 +34,9 @@ type Options struct {
 	NoModel bool
 	// Wasm runs wasm hooks; nil when the configuration has none.
 	Wasm hooks.WasmRunner
+	// WasmTools runs the configuration's wasm tools (the same runtime as
+	// Wasm, so that a module compiles once); nil when it has none.
+	WasmTools tools.ModuleRunner
 	// MCPServers are added to the configuration's (an editor's servers).
 	MCPServers []MCPServer
 	// Recorder saves the history as it happens; nil: it is not saved.
@@ -101,6 +104,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	env := envMap(opts.Environ)
 	s := &Session{
 		cfg:    cfg,
+		system: systemPrompt(cfg),
 		cwd:    opts.Cwd,
 		yolo:   cfg.Yolo || opts.Yolo,
 		sink:   opts.Sink,
@@ -165,7 +169,11 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.tools[askToolName] = askTool{s: s}
 		s.order = append(s.order, askToolName)
 	}
-	s.system = cfg.System
+	for _, def := range cfg.WasmTools {
+		// mmconfigs refused a name a built-in has, and a name given twice.
+		s.tools[def.Name] = tools.NewWasmTool(def, opts.WasmTools)
+		s.order = append(s.order, def.Name)
+	}
 	if !opts.NoModel {
 		s.prepareContext(env)
 		s.startMCP(ctx, opts.MCPServers)

@@ -61,6 +61,9 @@ func policy() []allow {
 		// a user's hook is: they import nothing of mm.
 		{pkg: "examples/hooks-wasm/audit"},
 		{pkg: "examples/hooks-wasm/bash_guard"},
+		// The example wasm tool reads its arguments and writes its output
+		// as a user's tool would: it imports nothing of mm either.
+		{pkg: "examples/wasm-tools/wordcount"},
 
 		{pkg: "frontend/markdown"},
 
