@@ -145,10 +145,7 @@ func (s *Session) loop(ctx context.Context, t *turn, question string) (string, e
 		if len(reply.ToolCalls) == 0 {
 			return reply.Content, nil
 		}
-		outputs := s.runToolCalls(ctx, t, reply.ToolCalls)
-		for i, call := range reply.ToolCalls {
-			s.appendHistory(llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: outputs[i]})
-		}
+		s.appendHistory(s.runToolCalls(ctx, t, reply.ToolCalls)...)
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
