@@ -127,10 +127,10 @@ func (s *server) Initialize(context.Context, acp.InitializeRequest) (acp.Initial
 		caps.SessionCapabilities.List = &acp.SessionListCapabilities{}
 	}
 	return acp.InitializeResponse{
-		ProtocolVersion: acp.ProtocolVersionNumber,
+		ProtocolVersion:   acp.ProtocolVersionNumber,
 		AgentCapabilities: caps,
-		AgentInfo:   &acp.Implementation{Name: "mm", Version: s.opts.Version},
-		AuthMethods: []acp.AuthMethod{},
+		AgentInfo:         &acp.Implementation{Name: "mm", Version: s.opts.Version},
+		AuthMethods:       []acp.AuthMethod{},
 	}, nil
 }
 
