@@ -132,6 +132,10 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 	return a, nil
 }
 
+// SessionID is the agent's ACP session id, given by its session/new: the
+// asking session records it, so that a resumed one can load it.
+func (a *Agent) SessionID() string { return string(a.session) }
+
 // open does the ACP handshake: initialize, then session/new.
 func (a *Agent) open(ctx context.Context, cwd string) error {
 	_, err := a.conn.Initialize(ctx, acp.InitializeRequest{

@@ -43,6 +43,8 @@ func (f *fakeSession) Clear()                               { f.cleared++ }
 func (f *fakeSession) MCPServers() []orchestrator.MCPStatus { return f.servers }
 func (f *fakeSession) Commands() []orchestrator.Command     { return f.commands }
 func (f *fakeSession) Warnings() []string                   { return nil }
+func (f *fakeSession) SavedSessions() (string, error)       { return "", nil }
+func (f *fakeSession) ResumeSaved(string) (string, error)   { return "", nil }
 func (f *fakeSession) Close() error                         { f.closed = true; return nil }
 
 // runFakeLine runs the line mode over f, fed input from a pipe, and
@@ -88,6 +90,8 @@ Type a question and press Enter. Commands:
   /mcp                                 list the MCP servers and their tools
   /usage                               the tokens of the last turn and of the session
   /clear                               forget the conversation
+  /sessions                            list this folder's saved sessions
+  /resume <id>                         go on with a saved session
   /help                                this list
   /exit                                leave (or Ctrl-D)
 Ctrl-C cancels the running turn; a second Ctrl-C leaves.
@@ -119,7 +123,7 @@ func TestLineCommands(t *testing.T) {
 func TestLineUnknownCommand(t *testing.T) {
 	f := &fakeSession{commands: []orchestrator.Command{{Name: "ask"}, {Name: "ask-expert"}, {Name: "ask-with-context-expert"}}}
 	code, stdout, stderr := runFakeLine(t, f, "/hlep\n/etc/hosts?\n")
-	wantErr := "mm: unknown command /hlep (known: /ask, /ask-expert, /ask-with-context-expert, /mcp, /usage, /clear, /help, /exit); to ask the model about it, start the line with another word\n"
+	wantErr := "mm: unknown command /hlep (known: /ask, /ask-expert, /ask-with-context-expert, /mcp, /usage, /clear, /sessions, /resume, /help, /exit); to ask the model about it, start the line with another word\n"
 	wantOut := "mm test | model: fake\n🤖 answer to /etc/hosts?\n⚙ 0 command(s)\n"
 	if code != 1 || stdout != wantOut || stderr != wantErr {
 		t.Errorf("exit %d\nstdout %q\nwant   %q\nstderr %q\nwant   %q", code, stdout, wantOut, stderr, wantErr)

@@ -41,6 +41,9 @@ type Config struct {
 	Yolo            bool
 	DisplayHooks    bool
 	DisplayCommands bool
+	// Persist saves the session as it happens (persist:, default true);
+	// --no-save turns it off for one run.
+	Persist bool
 	// Tools are the built-in tools offered to the model; nil means all.
 	Tools []string
 	// MCPServers are the MCP servers whose tools are offered too, by name;
@@ -134,6 +137,7 @@ func Default(dir string, getenv func(string) string) *Config {
 		MaxAskDepth: DefaultMaxAskDepth,
 		AskTimeout:  DefaultAskTimeout,
 		MaxSteps:    DefaultMaxSteps,
+		Persist:     true,
 
 		MaxParallelTools: DefaultMaxParallelTools,
 	}

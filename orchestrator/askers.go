@@ -80,6 +80,7 @@ func (a *askers) prompt(ctx context.Context, name, path, msg string) (string, er
 			return "", err
 		}
 		ag.proc = p
+		a.s.setAskedSession(name, p.SessionID())
 	}
 	h := &relay{s: a.s, agent: name}
 	err := ag.proc.Prompt(ctx, msg, h)

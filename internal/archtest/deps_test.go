@@ -92,6 +92,12 @@ func policy() []allow {
 		// internal/proc; files are read and edited as regular files.
 		{pkg: "tools", imports: []string{"internal/jsonkind", "internal/proc", "internal/regularfile", "internal/textcut", "llm"}},
 
+		// The saved sessions: their lines are llm messages (a type, not a
+		// client); a listing cuts the first question as textcut does. It
+		// knows no turn loop: its Writer satisfies orchestrator.Recorder
+		// without importing it.
+		{pkg: "sessions", imports: []string{"internal/textcut", "llm"}},
+
 		// The child mm process: its ACP connection, its process, its limits.
 		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut"}},
 
@@ -121,7 +127,7 @@ func policy() []allow {
 		{pkg: "cmd/mm", imports: []string{
 			"frontend", "frontend/acp", "frontend/tui",
 			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc",
-			"internal/regularfile", "llm", "mmconfigs", "orchestrator",
+			"internal/regularfile", "llm", "mmconfigs", "orchestrator", "sessions",
 		}},
 	}
 }
