@@ -41,6 +41,11 @@ type Options struct {
 	// Grace is how long a cancelled prompt or a closing child may take to
 	// stop before it is killed; 0 means DefaultGrace.
 	Grace time.Duration
+	// Session is the ACP session id of an earlier session of this agent to
+	// go on with: the child is asked to load it (session/load) when it
+	// can, and a new session is opened when it cannot (see NotLoaded).
+	// "": a new session.
+	Session string
 }
 
 // Agent is a running child agent with one ACP session.
@@ -54,6 +59,8 @@ type Agent struct {
 	stderr  *textcut.Head
 	conn    *acp.ClientSideConnection
 	session acp.SessionId
+	// notLoaded says why the earlier session asked for was not loaded.
+	notLoaded string
 
 	exited chan struct{} // closed once the process has been reaped
 	done   chan struct{} // closed once the process is reaped and the connection released
@@ -125,23 +132,45 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 	close(ready)
 	go a.wait()
 
-	if err := a.open(ctx, opts.Cwd); err != nil {
+	if err := a.open(ctx, opts.Cwd, acp.SessionId(opts.Session)); err != nil {
 		a.Close()
 		return nil, err
 	}
 	return a, nil
 }
 
-// SessionID is the agent's ACP session id, given by its session/new: the
-// asking session records it, so that a resumed one can load it.
+// SessionID is the agent's ACP session id, given by its session/new or
+// the one it loaded: the asking session records it, so that a resumed
+// one can load it.
 func (a *Agent) SessionID() string { return string(a.session) }
 
-// open does the ACP handshake: initialize, then session/new.
-func (a *Agent) open(ctx context.Context, cwd string) error {
-	_, err := a.conn.Initialize(ctx, acp.InitializeRequest{
+// NotLoaded says why the earlier session of Options.Session was not
+// loaded, so that the child started afresh without its history: "" when
+// it was loaded, or when none was asked for.
+func (a *Agent) NotLoaded() string { return a.notLoaded }
+
+// open does the ACP handshake: initialize, then session/load of the
+// earlier session when there is one and the child loads sessions, else
+// session/new. The history a load replays is not shown: no prompt is
+// under way, so its updates are dropped as they arrive, all before the
+// load's response.
+func (a *Agent) open(ctx context.Context, cwd string, earlier acp.SessionId) error {
+	init, err := a.conn.Initialize(ctx, acp.InitializeRequest{
 		ProtocolVersion: acp.ProtocolVersionNumber,
 		ClientInfo:      &acp.Implementation{Name: "mm", Version: ""},
 	})
+	if err == nil && earlier != "" {
+		if !init.AgentCapabilities.LoadSession {
+			a.notLoaded = "it does not load sessions (no loadSession in its initialize)"
+		} else if _, err = a.conn.LoadSession(ctx, acp.LoadSessionRequest{SessionId: earlier, Cwd: cwd, McpServers: []acp.McpServer{}}); err == nil {
+			a.session = earlier
+			return nil
+		} else if ctx.Err() == nil {
+			if cause, died := a.cause(err); !died {
+				a.notLoaded, err = cause, nil
+			}
+		}
+	}
 	if err == nil {
 		var s acp.NewSessionResponse
 		s, err = a.conn.NewSession(ctx, acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{}})

@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -69,17 +70,24 @@ func (a *askers) prompt(ctx context.Context, name, path, msg string) (string, er
 		}
 	}
 	if ag.proc == nil {
+		// An agent this session asked before (before it was resumed, or
+		// before the agent died) goes on with its own session.
+		earlier := a.s.askedSession(name)
 		p, err := agentproc.Start(ctx, agentproc.Options{
 			Name:    name,
 			Bin:     a.s.bin,
 			Config:  path,
 			Cwd:     a.s.cwd,
 			Environ: a.s.childEnv(name, path),
+			Session: earlier,
 		})
 		if err != nil {
 			return "", err
 		}
 		ag.proc = p
+		if why := p.NotLoaded(); why != "" {
+			a.s.sink.Emit(Notice{Kind: NoticeWarning, Text: notLoadedText(name, earlier, why)})
+		}
 		a.s.setAskedSession(name, p.SessionID())
 	}
 	h := &relay{s: a.s, agent: name}
@@ -90,6 +98,12 @@ func (a *askers) prompt(ctx context.Context, name, path, msg string) (string, er
 		ag.proc = nil
 	}
 	return h.answer.String(), err
+}
+
+// notLoadedText is the warning of an asked agent that could not go on with
+// its earlier session.
+func notLoadedText(name, id, why string) string {
+	return fmt.Sprintf("%s could not go on with its session %s (%s): it starts a new one, without its earlier history", name, id, why)
 }
 
 // closeAll stops every asked agent.

@@ -61,6 +61,9 @@ type message struct {
 	ToolCalls  []toolCall `json:"toolCalls,omitempty"`
 	ToolCallID string     `json:"toolCallId,omitempty"`
 	Name       string     `json:"name,omitempty"`
+	// IsError marks a tool result whose call failed or did not run, so
+	// that session/load shows its end.
+	IsError bool `json:"isError,omitempty"`
 }
 
 type toolCall struct {
@@ -109,7 +112,7 @@ type anyLine struct {
 }
 
 func toWire(m llm.Message) message {
-	w := message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
+	w := message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, IsError: m.IsError}
 	if len(m.ToolCalls) > 0 {
 		w.ToolCalls = make([]toolCall, len(m.ToolCalls))
 		for i, c := range m.ToolCalls {
@@ -120,7 +123,7 @@ func toWire(m llm.Message) message {
 }
 
 func (w message) llm() llm.Message {
-	m := llm.Message{Role: w.Role, Content: w.Content, ToolCallID: w.ToolCallID, Name: w.Name}
+	m := llm.Message{Role: w.Role, Content: w.Content, ToolCallID: w.ToolCallID, Name: w.Name, IsError: w.IsError}
 	if len(w.ToolCalls) > 0 {
 		m.ToolCalls = make([]llm.ToolCall, len(w.ToolCalls))
 		for i, c := range w.ToolCalls {

@@ -16,7 +16,8 @@ func history() []llm.Message {
 		{Role: llm.RoleUser, Content: "list the files\n\nhook context"},
 		{Role: llm.RoleAssistant, Content: "Let me look.", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "bash", Arguments: `{"command":"ls"}`}}},
 		{Role: llm.RoleTool, ToolCallID: "c1", Name: "bash", Content: "a.go\nb.go\n"},
-		{Role: llm.RoleAssistant, Content: "Two files: a.go and b.go."},
+		{Role: llm.RoleAssistant, Content: "Two files: a.go and b.go.", ToolCalls: []llm.ToolCall{{ID: "c2", Name: "bash", Arguments: `{"command":"exit 3"}`}}},
+		{Role: llm.RoleTool, ToolCallID: "c2", Name: "bash", Content: "[exit status 3]", IsError: true},
 	}
 }
 

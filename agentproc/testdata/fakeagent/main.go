@@ -15,10 +15,16 @@
 //	fail          answers with a JSON-RPC error
 //	env           "<cwd> <MM_ASKED_DEPTH>"
 //	spawn         starts "sleep 1000" in its process group, answers its pid
+//	whoami        "<session id> <how it was opened: new or loaded>"
 //
 // A configuration file named "fail-start" makes it fail at once, as mm does
 // on a configuration error; one named "mute" makes it exit at once without
-// a word.
+// a word; one named "noload" makes it offer no session/load.
+//
+// session/load loads the ids "s-old" and "s-long", replaying a history
+// before its response ("s-long": more updates than a prompt's queue
+// holds); it fails "s-gone" as mm fails an unknown id, and exits at
+// "s-crash".
 package main
 
 import (
@@ -31,6 +37,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	acp "github.com/coder/acp-go-sdk"
@@ -41,6 +48,8 @@ import (
 type agent struct {
 	conn     *acp.AgentSideConnection
 	stubborn atomic.Bool
+	noLoad   bool
+	opened   sync.Map // session id → "new" or "loaded"
 }
 
 func main() {
@@ -55,7 +64,7 @@ func main() {
 	case "mute":
 		os.Exit(0)
 	}
-	a := &agent{}
+	a := &agent{noLoad: filepath.Base(os.Args[3]) == "noload"}
 	ready := make(chan struct{})
 	a.conn = acp.NewAgentSideConnection(a, os.Stdout, acpconn.Gated(os.Stdin, ready))
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
@@ -67,11 +76,38 @@ func main() {
 }
 
 func (a *agent) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
-	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: []acp.AuthMethod{}}, nil
+	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: []acp.AuthMethod{},
+		AgentCapabilities: acp.AgentCapabilities{LoadSession: !a.noLoad}}, nil
 }
 
 func (a *agent) NewSession(context.Context, acp.NewSessionRequest) (acp.NewSessionResponse, error) {
+	a.opened.Store(acp.SessionId("s1"), "new")
 	return acp.NewSessionResponse{SessionId: "s1"}, nil
+}
+
+func (a *agent) LoadSession(ctx context.Context, p acp.LoadSessionRequest) (acp.LoadSessionResponse, error) {
+	sid := p.SessionId
+	replayed := 0
+	switch sid {
+	case "s-old":
+		replayed = 1
+	case "s-long":
+		replayed = 1000
+	case "s-gone":
+		return acp.LoadSessionResponse{}, &acp.RequestError{Code: -32002, Message: `session "s-gone": no saved session has this id`}
+	case "s-crash":
+		fmt.Fprintln(os.Stderr, "boom: crashed while loading")
+		os.Exit(3)
+	default:
+		return acp.LoadSessionResponse{}, fmt.Errorf("unknown session %q", sid)
+	}
+	for range replayed {
+		a.say(ctx, sid, acp.UpdateUserMessageText("an old question"))
+		a.say(ctx, sid, acp.UpdateAgentMessageText("REPLAYED"))
+		a.say(ctx, sid, acp.StartToolCall("call_1", "bash: ls", acp.WithStartKind(acp.ToolKindExecute), acp.WithStartStatus(acp.ToolCallStatusCompleted)))
+	}
+	a.opened.Store(sid, "loaded")
+	return acp.LoadSessionResponse{}, nil
 }
 
 func (a *agent) Cancel(context.Context, acp.CancelNotification) error { return nil }
@@ -172,6 +208,9 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 	case "env":
 		wd, _ := os.Getwd()
 		a.say(ctx, sid, acp.UpdateAgentMessageText(wd+" "+os.Getenv("MM_ASKED_DEPTH")))
+	case "whoami":
+		how, _ := a.opened.Load(sid)
+		a.say(ctx, sid, acp.UpdateAgentMessageText(fmt.Sprintf("%s %v", sid, how)))
 	case "spawn":
 		cmd := exec.Command("sleep", "1000")
 		if err := cmd.Start(); err != nil {
