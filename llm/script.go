@@ -143,6 +143,15 @@ func fillFunc(msgs []Message, last Message, r *scriptRule, groups []string) func
 			return last.Content
 		case "question":
 			return latestContent(msgs, RoleUser)
+		case "questions":
+			// Every user message so far: what a resumed session remembers.
+			var qs []string
+			for _, m := range msgs {
+				if m.Role == RoleUser {
+					qs = append(qs, m.Content)
+				}
+			}
+			return strings.Join(qs, "\n\n")
 		case "output":
 			return latestContent(msgs, RoleTool)
 		case "outputs":

@@ -10,7 +10,7 @@ import (
 
 // UserText is a message of the person as the history keeps it: the
 // question as the model read it (hook contexts included), or an /ask…
-// exchange. Only Replay makes it: live, a front end shows the prompt it
+// command. Only Replay makes it: live, a front end shows the prompt it
 // sent itself.
 type UserText struct {
 	Text string
@@ -21,7 +21,9 @@ func (UserText) event() {}
 // Replay is what a saved history shows again, in its order: each user
 // message as UserText, each answer as Text, and each tool call whole, as
 // one ToolEnded carrying its input, its output as the model read it and
-// how it ended. Any other message (a system one) is an info Notice.
+// how it ended. An /ask… exchange is the command "/ask <agent>
+// <question as sent>", then the answer as read. Any other message (a
+// system one) is an info Notice.
 //
 // Hook runs are not part of a history, so none is replayed; nor is what an
 // asked agent streamed while it answered: ask_agent's call shows the
@@ -42,6 +44,14 @@ func Replay(history []llm.Message) []Event {
 		}
 		switch m.Role {
 		case llm.RoleUser:
+			if agent, q, answer, ok := handoff.SplitHistoryEntry(m.Content); ok {
+				// An /ask… exchange: the command, then its answer.
+				evs = append(evs, UserText{Text: "/ask " + agent + " " + q})
+				if answer != "" {
+					evs = append(evs, Text{Text: answer})
+				}
+				continue
+			}
 			evs = append(evs, UserText{Text: m.Content})
 		case llm.RoleAssistant:
 			if m.Content != "" {

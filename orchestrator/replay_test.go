@@ -70,7 +70,8 @@ func TestReplay(t *testing.T) {
 			{Role: llm.RoleUser, Content: handoff.HistoryEntry("expert", "why?", "because")},
 		}, []Event{
 			Notice{Kind: NoticeInfo, Text: "[summary] we looked at a.txt"},
-			UserText{Text: "[question for expert]\nwhy?\n\n[expert's answer]\nbecause"},
+			UserText{Text: "/ask expert why?"},
+			Text{Text: "because"},
 		}},
 		{"nothing", nil, nil},
 	}

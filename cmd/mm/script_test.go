@@ -37,6 +37,13 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	mmBin = filepath.Join(dir, "mm")
+	// The binaries the tests start save their sessions here, never in the
+	// sessions folder of whoever runs the tests (the scripts have their
+	// own HOME).
+	if err := os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	// Without VCS stamping, the version is "devel" whatever the commit,
 	// and the scripts can show it.
 	args := []string{"build", "-buildvcs=false", "-o", mmBin}

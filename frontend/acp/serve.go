@@ -168,7 +168,11 @@ func (s *server) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.N
 		if s.opts.Store == nil {
 			return Saved{ID: newSessionID()}, nil
 		}
-		return s.opts.Store.Create(ctx, o)
+		saved, err := s.opts.Store.Create(ctx, o)
+		if err == nil && saved.ID == "" {
+			saved.ID = newSessionID()
+		}
+		return saved, err
 	})
 	if err == nil {
 		err = s.add(ss)
@@ -202,6 +206,9 @@ func (s *server) start(cwd string, mcp []acp.McpServer, save func(orchestrator.O
 		}
 		s.log.line("mm: " + err.Error())
 		return nil, &acp.RequestError{Code: code, Message: err.Error()}
+	}
+	for _, line := range saved.Notices {
+		s.log.line("mm: " + line)
 	}
 	id := acp.SessionId(saved.ID)
 	sk := &sink{

@@ -13,10 +13,12 @@ import (
 // (session/list). mm's is the sessions folder; nil offers neither.
 type Store interface {
 	// Create starts saving the session opts describe (configured, about to
-	// start). The id it gives is the session's ACP id.
+	// start). The id it gives is the session's ACP id; a session that is
+	// not saved (no Recorder) may have none, and gets one.
 	Create(ctx context.Context, opts orchestrator.Options) (Saved, error)
-	// Open finds the saved session id to go on with, and saves what follows
-	// in it. An id no session has is an error wrapping ErrUnknownSession.
+	// Open finds the saved session id (exactly that id: the client goes on
+	// naming it so) to go on with, and saves what follows in it. An id no
+	// session has is an error for which errors.Is(err, ErrUnknownSession).
 	Open(ctx context.Context, id string, opts orchestrator.Options) (Saved, error)
 	// List is the saved sessions of the folder cwd, or of every folder when
 	// cwd is "", the latest first.
@@ -38,6 +40,9 @@ type Saved struct {
 	// Close ends the saving once the session is closed; nil when there is
 	// nothing to end.
 	Close func() error
+	// Notices are lines for the agent log about the saved session (a torn
+	// last line skipped).
+	Notices []string
 }
 
 // SessionInfo is one saved session in session/list.
@@ -48,6 +53,15 @@ type SessionInfo struct {
 	Title   string
 	Updated time.Time
 }
+
+// UnknownSession is an error of Store.Open saying msg, for which
+// errors.Is(err, ErrUnknownSession) holds.
+func UnknownSession(msg string) error { return unknownSession(msg) }
+
+type unknownSession string
+
+func (e unknownSession) Error() string        { return string(e) }
+func (e unknownSession) Is(target error) bool { return target == ErrUnknownSession }
 
 // codeNotFound is ACP's JSON-RPC error code "resource not found".
 const codeNotFound = -32002

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// askedAgent is a folder whose agent asks expert, an agent that answers
+// with every question it was asked in its session.
+var askedAgent = map[string]string{
+	"agent.yaml":    "model: script/main.yaml\nmmConfigs:\n  expert: expert.yaml\n",
+	"main.yaml":     "rules:\n  - say: ok\n",
+	"expert.yaml":   "model: script/expert.s.yaml\n",
+	"expert.s.yaml": "rules:\n  - say: \"I was asked:\\n{{questions}}\"\n",
+}
+
+// editorTurn is what one prompt of an editor showed: the answer and the
+// thoughts (asked agents' text, notices).
+type editorTurn struct {
+	answer, thoughts string
+	err              string
+}
+
+func (e *rawEditor) turn(session, text string) editorTurn {
+	e.t.Helper()
+	var answer, thoughts strings.Builder
+	r := e.until(e.prompt(session, text), func(m rawMessage) {
+		answer.WriteString(textOf(m))
+		thoughts.WriteString(thoughtOf(m))
+	})
+	t := editorTurn{answer: answer.String(), thoughts: thoughts.String()}
+	if r.Error != nil {
+		t.err = r.Error.Message
+	}
+	return t
+}
+
+// stop ends the editor: mm -acp exits at the end of its input.
+func (e *rawEditor) stop() {
+	e.t.Helper()
+	e.in.Close()
+	if err := e.cmd.Wait(); err != nil {
+		e.t.Fatalf("mm -acp: %v", err)
+	}
+}
+
+// load loads session id in cwd and returns the updates it replayed, by
+// kind.
+func (e *rawEditor) load(id, cwd string) []string {
+	e.t.Helper()
+	var kinds []string
+	r := e.until(e.send("session/load", map[string]any{"sessionId": id, "cwd": cwd, "mcpServers": []any{}}, true), func(m rawMessage) {
+		var p struct {
+			Update struct {
+				Kind string `json:"sessionUpdate"`
+			} `json:"update"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			kinds = append(kinds, p.Update.Kind)
+		}
+	})
+	if r.Error != nil {
+		e.t.Fatalf("session/load %s: %s", id, r.Error.Message)
+	}
+	return kinds
+}
+
+// TestACPLoadResumesAskedAgent: a session asks expert twice; mm exits. The
+// next mm loads the session, and expert, asked again, goes on with its own
+// session: it answers with all three questions. Its replayed history is
+// not part of the answer.
+func TestACPLoadResumesAskedAgent(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, askedAgent)
+	env := []string{"XDG_STATE_HOME=" + filepath.Join(dir, "state")}
+
+	e := startRawEditorEnv(t, dir, env, "-acp")
+	id := e.session(dir)
+	for _, tt := range []struct{ q, want string }{
+		{"first", "I was asked:\nfirst"},
+		{"second", "I was asked:\nfirst\n\nsecond"},
+	} {
+		if got := e.turn(id, "/ask-expert "+tt.q); got.answer != tt.want || got.err != "" {
+			t.Fatalf("/ask-expert %s: %+v, want the answer %q", tt.q, got, tt.want)
+		}
+	}
+	e.stop()
+
+	e = startRawEditorEnv(t, dir, env, "-acp")
+	e.until(e.send("initialize", map[string]any{"protocolVersion": 1}, true), nil)
+	kinds := e.load(id, dir)
+	if want := "user_message_chunk agent_message_chunk user_message_chunk agent_message_chunk available_commands_update"; strings.Join(kinds, " ") != want {
+		t.Errorf("session/load replayed %q, want %q", kinds, want)
+	}
+	got := e.turn(id, "/ask-expert third")
+	if want := "I was asked:\nfirst\n\nsecond\n\nthird"; got.answer != want || got.err != "" {
+		t.Errorf("after the load, /ask-expert third: %+v, want the answer %q", got, want)
+	}
+	if strings.Contains(got.thoughts, "could not go on") {
+		t.Errorf("a warning: %q", got.thoughts)
+	}
+	e.stop()
+
+	// The asked agent's sessions are apart from the person's.
+	for folder, want := range map[string]int{"sessions": 1, filepath.Join("sessions", "asked"): 1} {
+		files, _ := filepath.Glob(filepath.Join(dir, "state", "mm", folder, "*.jsonl"))
+		if len(files) != want {
+			t.Errorf("%s holds %d sessions (%q), want %d", folder, len(files), files, want)
+		}
+	}
+}
+
+// TestACPLoadAskedAgentGone: when the asked agent's session is gone, it
+// starts afresh, and the person reads one warning line saying so.
+func TestACPLoadAskedAgentGone(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, askedAgent)
+	state := filepath.Join(dir, "state")
+	env := []string{"XDG_STATE_HOME=" + state}
+
+	e := startRawEditorEnv(t, dir, env, "-acp")
+	id := e.session(dir)
+	if got := e.turn(id, "/ask-expert first"); got.answer != "I was asked:\nfirst" {
+		t.Fatalf("/ask-expert first: %+v", got)
+	}
+	e.stop()
+	asked, _ := filepath.Glob(filepath.Join(state, "mm", "sessions", "asked", "*.jsonl"))
+	if len(asked) != 1 {
+		t.Fatalf("asked sessions %q, want one", asked)
+	}
+	if err := os.Remove(asked[0]); err != nil {
+		t.Fatal(err)
+	}
+	childID := strings.TrimSuffix(filepath.Base(asked[0]), ".jsonl")
+
+	e = startRawEditorEnv(t, dir, env, "-acp")
+	e.until(e.send("initialize", map[string]any{"protocolVersion": 1}, true), nil)
+	e.load(id, dir)
+	got := e.turn(id, "/ask-expert again")
+	if got.answer != "I was asked:\nagain" {
+		t.Errorf("answer %q, want the new session's only question", got.answer)
+	}
+	want := "expert could not go on with its session " + childID + " (no saved session \"" + childID + "\" in " +
+		filepath.Join(state, "mm", "sessions", "asked") + ": session/list lists them): it starts a new one, without its earlier history\n"
+	if n := strings.Count(got.thoughts, "could not go on"); n != 1 || !strings.Contains(got.thoughts, want) {
+		t.Errorf("thoughts %q, want the one line %q", got.thoughts, want)
+	}
+}
