@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -151,7 +153,16 @@ func (s *Session) childEnv(name, config string) []string {
 	if s.chain != "" {
 		chain = s.chain + "/" + name
 	}
-	return withEnv(env, "MM_ASK_CHAIN", chain)
+	env = withEnv(env, "MM_ASK_CHAIN", chain)
+	s.mu.Lock()
+	saved := s.recorder != nil
+	s.mu.Unlock()
+	// What an asked agent is told is this session's: it is saved when
+	// this session is, and not when it is not.
+	if saved {
+		return slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "MM_NO_SAVE=") })
+	}
+	return withEnv(env, "MM_NO_SAVE", "1")
 }
 
 // Ask is the mm --ask route: one hand-off from this agent to name, outside

@@ -149,3 +149,33 @@ func TestACPLoadAskedAgentGone(t *testing.T) {
 		t.Errorf("thoughts %q, want the one line %q", got.thoughts, want)
 	}
 }
+
+// TestACPUnsavedSessionAsksUnsaved: a session that is not saved
+// (persist: false) has its asked agents save nothing either: what they
+// are told is its.
+func TestACPUnsavedSessionAsksUnsaved(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for k, v := range askedAgent {
+		files[k] = v
+	}
+	files["agent.yaml"] = "model: script/main.yaml\npersist: false\nmmConfigs:\n  expert: expert.yaml\n"
+	writeFiles(t, dir, files)
+	state := filepath.Join(dir, "state")
+	e := startRawEditorEnv(t, dir, []string{"XDG_STATE_HOME=" + state}, "-acp")
+	id := e.session(dir)
+	if got := e.turn(id, "/ask-expert secret"); got.answer != "I was asked:\nsecret" {
+		t.Fatalf("/ask-expert secret: %+v", got)
+	}
+	e.stop()
+	var saved []string
+	filepath.WalkDir(state, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			saved = append(saved, path)
+		}
+		return nil
+	})
+	if len(saved) > 0 {
+		t.Errorf("an unsaved session and its asked agent saved %q", saved)
+	}
+}
