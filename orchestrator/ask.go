@@ -154,12 +154,9 @@ func (s *Session) childEnv(name, config string) []string {
 		chain = s.chain + "/" + name
 	}
 	env = withEnv(env, "MM_ASK_CHAIN", chain)
-	s.mu.Lock()
-	saved := s.recorder != nil
-	s.mu.Unlock()
 	// What an asked agent is told is this session's: it is saved when
 	// this session is, and not when it is not.
-	if saved {
+	if s.saved() {
 		return slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "MM_NO_SAVE=") })
 	}
 	return withEnv(env, "MM_NO_SAVE", "1")

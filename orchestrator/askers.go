@@ -71,8 +71,13 @@ func (a *askers) prompt(ctx context.Context, name, path, msg string) (string, er
 	}
 	if ag.proc == nil {
 		// An agent this session asked before (before it was resumed, or
-		// before the agent died) goes on with its own session.
-		earlier := a.s.askedSession(name)
+		// before the agent died) goes on with its own session; the agents
+		// of a session that is not saved save nothing (see childEnv), so
+		// there is nothing to go on with.
+		earlier := ""
+		if a.s.saved() {
+			earlier = a.s.askedSession(name)
+		}
 		p, err := agentproc.Start(ctx, agentproc.Options{
 			Name:    name,
 			Bin:     a.s.bin,

@@ -73,6 +73,13 @@ func (s *Session) setAskedSession(name, id string) {
 	}
 }
 
+// saved reports whether the session is being saved.
+func (s *Session) saved() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.recorder != nil
+}
+
 // askedSession is the session id the asked agent name last answered in,
 // "" when it has none.
 func (s *Session) askedSession(name string) string {
