@@ -37,6 +37,10 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	mmBin = filepath.Join(dir, "mm")
+	// The tests that run mm with this process's environment save their
+	// sessions here, not in the home folder (the scripts' HOME is their
+	// work folder).
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	// Without VCS stamping, the version is "devel" whatever the commit,
 	// and the scripts can show it.
 	args := []string{"build", "-buildvcs=false", "-o", mmBin}
