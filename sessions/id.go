@@ -43,7 +43,7 @@ func checkPrefix(p string) error {
 		return fmt.Errorf("no session id given: mm sessions lists them")
 	}
 	if len(p) > idLen || strings.Trim(p, idAlphabet) != "" {
-		return fmt.Errorf("%q is not a session id (ids are %d characters of 0-9 and a-z, like 1ngxbx0mj2hk): mm sessions lists them", p, idLen)
+		return fmt.Errorf("%q is not a session id (ids are %d characters of 0-9 and a-z, like 1m8rp0pc0qje): mm sessions lists them", p, idLen)
 	}
 	return nil
 }

@@ -181,9 +181,9 @@ func TestFind(t *testing.T) {
 		{arg: "1ngxbx0mj", err: `session id "1ngxbx0mj" is ambiguous: 1ngxbx0mj2hk, 1ngxbx0mj3ab: give more of the id`},
 		{arg: "1ngxbx", err: `session id "1ngxbx" is ambiguous: 1ngxbx0mj2hk, 1ngxbx0mj3ab, 1ngxbx1aaaaa, 1ngxbx2aaaaa, 1ngxbx3aaaaa and 2 more: give more of the id`},
 		{arg: "2z", err: `no saved session "2z" in ` + dir + `: mm sessions --all lists them`},
-		{arg: "shout", err: `"shout" is not a session id (ids are 12 characters of 0-9 and a-z, like 1ngxbx0mj2hk): mm sessions lists them`}, // no o, no u
-		{arg: "../etc/passwd", err: `"../etc/passwd" is not a session id (ids are 12 characters of 0-9 and a-z, like 1ngxbx0mj2hk): mm sessions lists them`},
-		{arg: "1ngxbx0mj2hkk", err: `"1ngxbx0mj2hkk" is not a session id (ids are 12 characters of 0-9 and a-z, like 1ngxbx0mj2hk): mm sessions lists them`},
+		{arg: "shout", err: `"shout" is not a session id (ids are 12 characters of 0-9 and a-z, like 1m8rp0pc0qje): mm sessions lists them`}, // no o, no u
+		{arg: "../etc/passwd", err: `"../etc/passwd" is not a session id (ids are 12 characters of 0-9 and a-z, like 1m8rp0pc0qje): mm sessions lists them`},
+		{arg: "1ngxbx0mj2hkk", err: `"1ngxbx0mj2hkk" is not a session id (ids are 12 characters of 0-9 and a-z, like 1m8rp0pc0qje): mm sessions lists them`},
 		{arg: "", err: "no session id given: mm sessions lists them"},
 	}
 	for _, tc := range tests {

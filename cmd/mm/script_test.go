@@ -96,6 +96,7 @@ func TestScripts(t *testing.T) {
 			"nochildren":   cmdNoChildren,
 			"outputschema": cmdOutputSchema,
 			"waitfile":     cmdWaitFile,
+			"lastsession":  cmdLastSession,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -166,4 +167,19 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	if !mustend.Eventually(10*time.Second, func() bool { _, err := os.Stat(p); return err == nil }) {
 		ts.Fatalf("%s did not appear", args[0])
 	}
+}
+
+// cmdLastSession sets the variable it names to the id of the session saved
+// last ($HOME/.local/state/mm/sessions: ids sort by time), so that a
+// script can resume it.
+func cmdLastSession(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: lastsession VAR")
+	}
+	entries, err := os.ReadDir(filepath.Join(ts.Getenv("HOME"), ".local", "state", "mm", "sessions"))
+	ts.Check(err)
+	if len(entries) == 0 {
+		ts.Fatalf("no saved session")
+	}
+	ts.Setenv(args[0], strings.TrimSuffix(entries[len(entries)-1].Name(), ".jsonl"))
 }
