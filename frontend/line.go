@@ -141,7 +141,16 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 			case orchestrator.CommandUsage:
 				fmt.Fprintln(opts.Stdout, sp.usage())
 			default:
-				cmds.Run(cmd, s, sp.Emit)
+				cmds.Run(cmd, s, func(ev orchestrator.Event) {
+					// A command that could not be carried out is refused as
+					// an unknown one is: on stderr, and a script sees it.
+					if n, ok := ev.(orchestrator.Notice); ok && n.Kind == orchestrator.NoticeWarning {
+						fmt.Fprintln(opts.Stderr, n.Text)
+						failed = true
+						return
+					}
+					sp.Emit(ev)
+				})
 			}
 			continue
 		}

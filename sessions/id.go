@@ -10,22 +10,23 @@ import (
 // idAlphabet is Crockford's base32, lower case: no i, l, o or u to misread.
 const idAlphabet = "0123456789abcdefghjkmnpqrstvwxyz"
 
-// idTimeChars encode the seconds since 1970 (35 bits: until the year
-// 3058); idRandChars tell apart the sessions started in one second.
+// idTimeChars encode the milliseconds since 1970 (45 bits: until the
+// year 3084); idRandChars tell apart the sessions started in one
+// millisecond.
 const (
-	idTimeChars = 7
-	idRandChars = 4
+	idTimeChars = 9
+	idRandChars = 3
 	idLen       = idTimeChars + idRandChars
 )
 
-// newID is a session id: the start's second then random characters, so
-// that ids sort by time, as file names do, and stay short.
+// newID is a session id: the start's millisecond then random characters,
+// so that ids sort by time, as file names do, and stay short.
 func newID(now time.Time) string {
 	var b [idLen]byte
-	secs := uint64(now.Unix())
+	ms := uint64(now.UnixMilli())
 	for i := idTimeChars - 1; i >= 0; i-- {
-		b[i] = idAlphabet[secs%32]
-		secs /= 32
+		b[i] = idAlphabet[ms%32]
+		ms /= 32
 	}
 	var r [idRandChars]byte
 	rand.Read(r[:]) // never fails (crypto/rand's contract since Go 1.24)
@@ -42,7 +43,7 @@ func checkPrefix(p string) error {
 		return fmt.Errorf("no session id given: mm sessions lists them")
 	}
 	if len(p) > idLen || strings.Trim(p, idAlphabet) != "" {
-		return fmt.Errorf("%q is not a session id (ids are %d characters of 0-9 and a-z, like 0q6c1xr3f2a): mm sessions lists them", p, idLen)
+		return fmt.Errorf("%q is not a session id (ids are %d characters of 0-9 and a-z, like 1m8rp0pc0qje): mm sessions lists them", p, idLen)
 	}
 	return nil
 }

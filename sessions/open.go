@@ -152,6 +152,9 @@ func (s *Saved) replay(path string, data []byte) error {
 		n++
 		line, rest, ok := bytes.Cut(data, []byte{'\n'})
 		data = rest
+		if !ok && n == 1 {
+			return fmt.Errorf("%s:1: the header line is cut short (mm was stopped while writing it): nothing to resume", path)
+		}
 		if !ok {
 			// The last line has no newline: mm wrote each line with its
 			// newline in one write, so this one was cut short.
@@ -161,6 +164,16 @@ func (s *Saved) replay(path string, data []byte) error {
 		}
 		if n > 1 && len(bytes.TrimSpace(line)) == 0 {
 			continue
+		}
+		if n == 1 {
+			// The format first: a newer one may say anything after it.
+			var v struct {
+				T string `json:"t"`
+				V int    `json:"v"`
+			}
+			if json.Unmarshal(line, &v) == nil && v.T == kindHeader && v.V > Version {
+				return fmt.Errorf("%s: written by a newer mm (session format %d; this mm reads up to %d): update mm to resume it", path, v.V, Version)
+			}
 		}
 		var l anyLine
 		if err := json.Unmarshal(line, &l); err != nil {
@@ -195,9 +208,6 @@ func (s *Saved) replay(path string, data []byte) error {
 func (s *Saved) header(path string, l anyLine) error {
 	if l.T != kindHeader {
 		return fmt.Errorf("%s:1: not an mm session file (no session header): the file is left as it is", path)
-	}
-	if l.V > Version {
-		return fmt.Errorf("%s: written by a newer mm (session format %d; this mm reads up to %d): update mm to resume it", path, l.V, Version)
 	}
 	if want := strings.TrimSuffix(filepath.Base(path), ".jsonl"); l.ID != want {
 		return fmt.Errorf("%s:1: the header's id %q is not the file's name: the file is left as it is", path, l.ID)

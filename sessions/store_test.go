@@ -35,7 +35,7 @@ func TestWriteThenOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := w.AskedSession("reviewer", "0q6c1xr3f2a"); err != nil {
+	if err := w.AskedSession("reviewer", "1ngxbx0mj2hk"); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
@@ -48,7 +48,7 @@ func TestWriteThenOpen(t *testing.T) {
 	if !reflect.DeepEqual(s.History, h) {
 		t.Errorf("history:\n got %#v\nwant %#v", s.History, h)
 	}
-	if want := map[string]string{"reviewer": "0q6c1xr3f2a"}; !reflect.DeepEqual(s.AskedSessions, want) {
+	if want := map[string]string{"reviewer": "1ngxbx0mj2hk"}; !reflect.DeepEqual(s.AskedSessions, want) {
 		t.Errorf("asked sessions: got %v, want %v", s.AskedSessions, want)
 	}
 	if s.ID != w.ID() || s.Cwd != "/work/p" || s.Config != "/work/p/agent.yaml" || s.Model != "echo" || s.Version != sessions.Version || s.Turns != 1 {

@@ -137,10 +137,12 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	w.closed = true
-	err := w.flush()
-	if w.f != nil {
-		err = errors.Join(err, w.f.Close())
+	if w.f == nil {
+		// Nothing was recorded (only the header, or a fork's copy, waits):
+		// no file for a session that never had a message.
+		return nil
 	}
+	err := errors.Join(w.flush(), w.f.Close())
 	if len(w.pending) > 0 {
 		return fmt.Errorf("session %s: its last %d bytes could not be saved: %w", w.header.ID, len(w.pending), err)
 	}

@@ -32,6 +32,10 @@ type flags struct {
 	yolo           bool
 	version        bool
 	outputFormat   string
+	// cont, resume and noSave are --continue, --resume and --no-save.
+	cont   bool
+	resume string
+	noSave bool
 }
 
 // exitCode carries a command's exit status through cobra.
@@ -82,7 +86,10 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	fl.BoolVar(&f.tui, "tui", false, "the full-screen window")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "what -p and --ask write on stdout: text, json or stream-json")
 	fl.BoolVar(&f.version, "version", false, "print mm's version (as mm version does)")
-	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f))
+	fl.BoolVar(&f.cont, "continue", false, "go on with the latest saved session of this folder")
+	fl.StringVar(&f.resume, "resume", "", "go on with the saved session `id` (a unique start of it is enough; mm sessions lists them)")
+	fl.BoolVar(&f.noSave, "no-save", false, "do not save this session (as persist: false)")
+	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f), sessionsCmd(s))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
@@ -144,6 +151,12 @@ func (f *flags) validate() (frontend.OutputFormat, error) {
 	if modes > 1 {
 		return "", errors.New("give one of -p, --ask, --ask-with-context, -acp, -tui")
 	}
+	switch {
+	case f.cont && f.resume != "":
+		return "", errors.New("give one of --continue and --resume")
+	case (f.cont || f.resume != "") && f.acp:
+		return "", errResumeACP
+	}
 	format, err := frontend.ParseOutputFormat(f.outputFormat)
 	if err == nil && format != frontend.FormatText && !f.print && f.ask == "" && f.askWithContext == "" {
 		err = fmt.Errorf("--output-format %s works with -p and --ask only", format)
@@ -171,7 +184,21 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 	if !ok {
 		return 1
 	}
-	m := &mode{ctx: ctx, end: end, s: s, f: f, cfg: cfg, cwd: cwd, format: format}
+	model := cfg.Model
+	if f.model != "" {
+		model = f.model
+	}
+	st, resumed, say, err := newStore(&f, s, cfg.Abs, model, cwd, cfg.Persist)
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
+		return 1
+	}
+	defer func() {
+		if err := st.close(); err != nil {
+			fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
+		}
+	}()
+	m := &mode{ctx: ctx, end: end, s: s, f: f, cfg: cfg, cwd: cwd, format: format, store: st, resumed: resumed, say: say}
 	switch {
 	case f.print:
 		return m.runPrint(args)
@@ -193,6 +220,11 @@ type mode struct {
 	cfg    *mmconfigs.Config
 	cwd    string
 	format frontend.OutputFormat
+	// store saves the session; resumed is the saved one it goes on with
+	// (nil: a new one), say the line that tells so.
+	store   *store
+	resumed *orchestrator.Resumed
+	say     string
 }
 
 // session starts the session of the mode; askOnly for one that only hands
@@ -201,6 +233,7 @@ func (m *mode) session(askOnly bool) func(orchestrator.Sink) (*orchestrator.Sess
 	return func(sink orchestrator.Sink) (*orchestrator.Session, error) {
 		opts := sessionOptions(&m.f, m.s, m.cfg, m.cwd)
 		opts.Sink, opts.NoModel, opts.Wasm = sink, askOnly, wasmRunner(m.cfg)
+		opts.Recorder, opts.Resume, opts.Store = m.store.recorder(), m.resumed, m.store
 		return orchestrator.New(m.ctx, opts)
 	}
 }
@@ -210,7 +243,18 @@ func (m *mode) banner(s *orchestrator.Session) string {
 	// The model the session runs, which --model may have given.
 	shown := *m.cfg
 	shown.Model = s.Model()
-	return shown.Banner(version(), m.cwd, s.MCPBanner())
+	banner := shown.Banner(version(), m.cwd, s.MCPBanner())
+	if m.say != "" {
+		banner += "\n" + m.say
+	}
+	return banner
+}
+
+// sayResumed tells on stderr what -p and --ask resumed.
+func (m *mode) sayResumed() {
+	if m.say != "" {
+		fmt.Fprintln(m.s.ErrOut, m.say)
+	}
 }
 
 // oneQuestion makes Ctrl-C end mm, for the modes that answer one question.
@@ -237,6 +281,7 @@ func (m *mode) runPrint(args []string) int {
 		return 2
 	}
 	m.oneQuestion()
+	m.sayResumed()
 	return frontend.Print(m.ctx, question, frontend.PrintOptions{
 		Session: m.session(false), Stdout: s.Out, Stderr: s.ErrOut,
 		StdoutTerminal: s.OutTerminal,
@@ -273,6 +318,7 @@ func (m *mode) runAsk(args []string) int {
 		opts.Consent = frontend.TerminalConsent(s.In, s.ErrOut)
 	}
 	m.oneQuestion()
+	m.sayResumed()
 	return frontend.Ask(m.ctx, question, opts)
 }
 
