@@ -93,10 +93,18 @@ func (a *askers) prompt(ctx context.Context, name, path, msg string) (string, er
 		if why := p.NotLoaded(); why != "" {
 			a.s.sink.Emit(Notice{Kind: NoticeWarning, Text: notLoadedText(name, earlier, why)})
 		}
-		a.s.setAskedSession(name, p.SessionID())
 	}
 	h := &relay{s: a.s, agent: name}
 	err := ag.proc.Prompt(ctx, msg, h)
+	select {
+	case <-ag.proc.Done():
+		// It died during the prompt: its session may hold nothing to go
+		// on with; an id recorded before stays.
+	default:
+		// It has the question in its session: a resumed session goes on
+		// with it.
+		a.s.setAskedSession(name, ag.proc.SessionID())
+	}
 	if err != nil && ctx.Err() != nil {
 		// A cancelled child may be mid-turn: start afresh next time.
 		ag.proc.Close()

@@ -21,7 +21,7 @@ func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 	opts := acp.Options{
 		Session: sessionOptions(&f, s, nil, ""),
 		Version: version(),
-		Store:   newACPStore(s.Getenv, s.Getenv("MM_NO_SAVE") != "1"),
+		Store:   newACPStore(s.Getenv, !f.noSave && s.Getenv("MM_NO_SAVE") != "1"),
 	}
 	if f.config != "" || s.Getenv("MM_CONFIG") != "" {
 		cfg, ok := loadConfig(&f, s, cwd)

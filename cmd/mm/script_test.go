@@ -176,10 +176,11 @@ func cmdLastSession(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 || neg {
 		ts.Fatalf("usage: lastsession VAR")
 	}
-	entries, err := os.ReadDir(filepath.Join(ts.Getenv("HOME"), ".local", "state", "mm", "sessions"))
+	// The session files only: the asked agents' are in a folder of theirs.
+	files, err := filepath.Glob(filepath.Join(ts.Getenv("HOME"), ".local", "state", "mm", "sessions", "*.jsonl"))
 	ts.Check(err)
-	if len(entries) == 0 {
+	if len(files) == 0 {
 		ts.Fatalf("no saved session")
 	}
-	ts.Setenv(args[0], strings.TrimSuffix(entries[len(entries)-1].Name(), ".jsonl"))
+	ts.Setenv(args[0], strings.TrimSuffix(filepath.Base(files[len(files)-1]), ".jsonl"))
 }
