@@ -179,3 +179,48 @@ func TestACPUnsavedSessionAsksUnsaved(t *testing.T) {
 		t.Errorf("an unsaved session and its asked agent saved %q", saved)
 	}
 }
+
+// TestACPLoadErrors: a session another mm holds, one whose file is torn,
+// an id no session has: each load fails with one line saying what to do,
+// and the session file is left as it was.
+func TestACPLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, askedAgent)
+	state := filepath.Join(dir, "state")
+	env := []string{"XDG_STATE_HOME=" + state}
+	sessionsDir := filepath.Join(state, "mm", "sessions")
+
+	holder := startRawEditorEnv(t, dir, env, "-acp")
+	held := holder.session(dir)
+	if got := holder.turn(held, "hello"); got.answer != "ok" {
+		t.Fatalf("hello: %+v", got)
+	}
+	torn := "1m8rpp1qs2s3"
+	tornFile := `{"t":"session","v":1,"id":"` + torn + `","cwd":"` + dir + `","config":"","model":"echo/x","created":"2026-12-01T09:00:00Z"}` + "\n" +
+		`{"t":"message","role":"user","content":"hi"}` + "\n" + `{"t":"message","role":"assis`
+	writeFiles(t, sessionsDir, map[string]string{torn + ".jsonl": tornFile})
+
+	e := startRawEditorEnv(t, dir, env, "-acp")
+	e.until(e.send("initialize", map[string]any{"protocolVersion": 1}, true), nil)
+	for _, tt := range []struct {
+		id   string
+		code int
+		want string
+	}{
+		{held, -32603, "session " + held + " is in use by another mm: end it there, then load it again"},
+		{torn, -32603, "session " + torn + " cannot be loaded: its file ends in a line cut short (mm was stopped while writing it); mm --resume " + torn + " goes on with a copy"},
+		{"1m8rpp1qs2zz", -32002, `no saved session "1m8rpp1qs2zz" in ` + sessionsDir + ": session/list lists them"},
+		{"../../etc/passwd", -32002, `no saved session "../../etc/passwd" in ` + sessionsDir + ": session/list lists them"},
+	} {
+		r := e.until(e.send("session/load", map[string]any{"sessionId": tt.id, "cwd": dir, "mcpServers": []any{}}, true), nil)
+		if r.Error == nil || r.Error.Code != tt.code || r.Error.Message != tt.want {
+			t.Errorf("session/load %s: %s %+v\nwant %d %q", tt.id, r.Result, r.Error, tt.code, tt.want)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(sessionsDir, torn+".jsonl")); err != nil || string(b) != tornFile {
+		t.Errorf("the torn file was changed: %q %v", b, err)
+	}
+	if files, _ := filepath.Glob(filepath.Join(sessionsDir, "*.jsonl")); len(files) != 2 {
+		t.Errorf("the sessions folder holds %q, want the held and the torn session only (no fork)", files)
+	}
+}
