@@ -156,6 +156,11 @@ func TestLoadSessionErrors(t *testing.T) {
 			t.Errorf("load %q in %q: error %s\nwant %s", tt.id, tt.cwd, got, tt.want)
 		}
 	}
+	// The agent log has what went wrong with a saved session, not an id
+	// the client got wrong.
+	if got, want := h.errw.String(), "mm: session \"s9\" is in use by another mm\n"; got != want {
+		t.Errorf("stderr = %q, want %q", got, want)
+	}
 }
 
 // TestLoadSessionWithoutStore: without a store, mm offers no load and no

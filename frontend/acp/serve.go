@@ -200,12 +200,13 @@ func (s *server) start(cwd string, mcp []acp.McpServer, save func(orchestrator.O
 	}
 	saved, err := save(o)
 	if err != nil {
-		code := -32603
 		if errors.Is(err, ErrUnknownSession) {
-			code = codeNotFound
+			// Not logged: the answer says it, and a parent mm whose child
+			// has lost its session goes on (its stderr quotes a crash).
+			return nil, &acp.RequestError{Code: codeNotFound, Message: err.Error()}
 		}
 		s.log.line("mm: " + err.Error())
-		return nil, &acp.RequestError{Code: code, Message: err.Error()}
+		return nil, &acp.RequestError{Code: -32603, Message: err.Error()}
 	}
 	for _, line := range saved.Notices {
 		s.log.line("mm: " + line)
