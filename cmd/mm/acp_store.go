@@ -18,7 +18,8 @@ import (
 // sessions and mm --continue show only the sessions a person started.
 type acpStore struct {
 	dir string
-	// save is false under --no-save; a configuration's persist: false
+	// save is false under --no-save and for the asked agents of a session
+	// that is not saved (MM_NO_SAVE=1); a configuration's persist: false
 	// turns it off for its own sessions.
 	save bool
 }
