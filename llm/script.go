@@ -152,6 +152,9 @@ func fillFunc(msgs []Message, last Message, r *scriptRule, groups []string) func
 				}
 			}
 			return strings.Join(qs, "\n\n")
+		case "system":
+			// The system prompt, to show what an agent was told.
+			return latestContent(msgs, RoleSystem)
 		case "output":
 			return latestContent(msgs, RoleTool)
 		case "outputs":
