@@ -145,6 +145,9 @@ func readFile(path string) ([]byte, string, error) {
 	return data, notice, nil
 }
 
+// messagePrefix begins every message line (its kind is written first).
+var messagePrefix = []byte(`{"t":"message",`)
+
 // replay builds the history from the file's lines.
 func (s *Saved) replay(path string, data []byte) error {
 	n := 0
@@ -174,6 +177,15 @@ func (s *Saved) replay(path string, data []byte) error {
 			if json.Unmarshal(line, &v) == nil && v.T == kindHeader && v.V > Version {
 				return fmt.Errorf("%s: written by a newer mm (session format %d; this mm reads up to %d): update mm to resume it", path, v.V, Version)
 			}
+		}
+		if n > 1 && bytes.HasPrefix(line, messagePrefix) {
+			// Most lines: decoded into a message alone, which is faster.
+			var m messageLine
+			if err := json.Unmarshal(line, &m); err != nil {
+				return fmt.Errorf("%s:%d: not a session line (%v): the file is left as it is", path, n, err)
+			}
+			s.History = append(s.History, m.message.llm())
+			continue
 		}
 		var l anyLine
 		if err := json.Unmarshal(line, &l); err != nil {
