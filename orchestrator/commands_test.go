@@ -16,7 +16,7 @@ type fakeCommandSession struct {
 func (f *fakeCommandSession) Clear()                  { f.cleared = true }
 func (f *fakeCommandSession) MCPServers() []MCPStatus { return f.servers }
 func (f *fakeCommandSession) SavedSessions() (string, error) {
-	return "0q6c1xr3f2a  2h ago  3 turns  list the files", nil
+	return "1ngxbx0mj2hk  2h ago  3 turns  list the files", nil
 }
 func (f *fakeCommandSession) ResumeSaved(id string) (string, error) {
 	if id == "zz" {
@@ -95,7 +95,7 @@ func TestCommandSetRun(t *testing.T) {
 	want := []Event{
 		CommandReply{Command: "clear", Text: "(conversation cleared)"},
 		CommandReply{Command: "mcp", Text: "fs: 2 tool(s)\n  fs__read\n  fs__write\nweb: not running: exited: status 1"},
-		CommandReply{Command: "sessions", Text: "0q6c1xr3f2a  2h ago  3 turns  list the files"},
+		CommandReply{Command: "sessions", Text: "1ngxbx0mj2hk  2h ago  3 turns  list the files"},
 		CommandReply{Command: "resume", Text: "resumed session 0q6c"},
 		Notice{Kind: NoticeWarning, Text: `mm: no saved session "zz"`},
 		Notice{Kind: NoticeWarning, Text: "mm: /resume <id>: give the session's id (/sessions lists them)"},

@@ -83,6 +83,12 @@ func TestList(t *testing.T) {
 	if err != nil || !ok || latest.ID != recent {
 		t.Errorf("Latest = %+v, %v, %v; want %s", latest, ok, err, recent)
 	}
+	// The latest is the latest, even one this mm cannot read: Open says so
+	// then, rather than --continue going on with an older one.
+	os.Chtimes(filepath.Join(dir, newer+".jsonl"), day.Add(3*time.Hour), day.Add(3*time.Hour))
+	if latest, _, _ := sessions.Latest(dir, "/work/p"); latest.ID != newer {
+		t.Errorf("Latest = %s, want the newer mm's %s", latest.ID, newer)
+	}
 	if _, ok, _ := sessions.Latest(dir, "/work/none"); ok {
 		t.Error("Latest found a session of a folder that has none")
 	}
