@@ -94,9 +94,14 @@ func ids(dir string) ([]string, error) {
 	var out []string
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-		if ok && len(id) == idLen && strings.Trim(id, idAlphabet) == "" {
-			out = append(out, id)
+		if !ok || len(id) != idLen || strings.Trim(id, idAlphabet) != "" {
+			continue
 		}
+		// An empty file is a session starting: it has no message yet.
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+			continue
+		}
+		out = append(out, id)
 	}
 	slices.Sort(out)
 	return out, nil

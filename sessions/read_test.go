@@ -78,7 +78,9 @@ func TestRead(t *testing.T) {
 		{file: "unknown_kind.jsonl", err: `FILE:3: not a session line (its kind "bookmark" is unknown to session format 1): the file is left as it is`},
 		{file: "newer.jsonl", err: "FILE: written by a newer mm (session format 2; this mm reads up to 1): update mm to resume it"},
 		{file: "no_header.jsonl", err: "FILE:1: not an mm session file (no session header): the file is left as it is"},
-		{file: "empty.jsonl", err: "FILE: empty, not a session: the file is left as it is"},
+		// An empty file is a session that has no message yet (its mm made
+		// the file as it started): not one to resume.
+		{file: "empty.jsonl", err: `no saved session "1ngxbx0m" in DIR: mm sessions --all lists them`},
 		{file: "other_id.jsonl", err: `FILE:1: the header's id "1ngxbx0zzzzz" is not the file's name: the file is left as it is`},
 	}
 	for _, tc := range tests {
@@ -91,7 +93,7 @@ func TestRead(t *testing.T) {
 				t.Errorf("the file changed:\n%s", after)
 			}
 			if tc.err != "" {
-				want := strings.ReplaceAll(tc.err, "FILE", path)
+				want := strings.ReplaceAll(strings.ReplaceAll(tc.err, "FILE", path), "DIR", dir)
 				if err == nil || err.Error() != want {
 					t.Fatalf("error\n got %v\nwant %s", err, want)
 				}
@@ -164,7 +166,7 @@ func TestReadPrivate(t *testing.T) {
 func TestFind(t *testing.T) {
 	dir := t.TempDir()
 	for _, id := range []string{"1ngxbx0mj2hk", "1ngxbx0mj3ab", "1ngxbx1aaaaa", "1ngxbx2aaaaa", "1ngxbx3aaaaa", "1ngxbx4aaaaa", "1ngxbx5aaaaa"} {
-		if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), nil, 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte("{}\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -3,6 +3,7 @@ package sessions
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -37,19 +38,10 @@ func Resume(dir string, s *Saved, h Header) (w *Writer, notice string, err error
 	if w.pending, err = encodeMessages(w.pending, s.History); err != nil {
 		return nil, "", fmt.Errorf("recording session %s: %w", w.ID(), err)
 	}
-	for _, agent := range sortedKeys(s.AskedSessions) {
+	for _, agent := range slices.Sorted(maps.Keys(s.AskedSessions)) {
 		if w.pending, err = encodeAsked(w.pending, agent, s.AskedSessions[agent]); err != nil {
 			return nil, "", fmt.Errorf("recording session %s: %w", w.ID(), err)
 		}
 	}
 	return w, fmt.Sprintf("session %s: %s: going on in a new session %s, with a copy of its history", s.ID, why, w.ID()), nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -103,8 +103,8 @@ func TestResumeForks(t *testing.T) {
 				t.Fatalf("notice\n got %q\nwant %q", notice, want)
 			}
 			// Nothing is written before the fork's first message.
-			if _, err := os.Stat(w.Path()); !os.IsNotExist(err) {
-				t.Errorf("the fork's file exists before its first message: %v", err)
+			if fi, err := os.Stat(w.Path()); err == nil && fi.Size() != 0 {
+				t.Errorf("the fork's file has %d bytes before its first message", fi.Size())
 			}
 			more := llm.Message{Role: llm.RoleUser, Content: "and then?"}
 			if err := w.Append(more); err != nil {
@@ -129,18 +129,25 @@ func TestResumeForks(t *testing.T) {
 }
 
 // TestNothingBeforeTheFirstMessage: a session that never had a message
-// leaves no file (mm -p whose model is missing).
+// leaves no file (mm -p whose model is missing); while it waits for one,
+// its empty file is no session to list or resume.
 func TestNothingBeforeTheFirstMessage(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sessions")
-	w, err := sessions.Create(dir, sessions.Header{})
+	w, err := sessions.Create(dir, sessions.Header{Cwd: "/p"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := sessions.Find(dir, w.ID()); err == nil {
+		t.Errorf("a session without messages is found")
+	}
+	if list, _ := sessions.List(dir, "/p", true); len(list) != 0 {
+		t.Errorf("a session without messages is listed: %+v", list)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(dir); !os.IsNotExist(err) {
-		t.Errorf("a session without messages made %s: %v", dir, err)
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a session without messages left %v", entries)
 	}
 }
 

@@ -21,8 +21,10 @@ type file interface {
 }
 
 // Writer records a running session into its file; it is an
-// orchestrator.Recorder. The file is made at the first line to write, so
-// that a session that never reached its first message leaves nothing.
+// orchestrator.Recorder. Its file is made while the session starts (in the
+// background: making a file is the costliest part of saving, and mm -p
+// must not wait for it) and written at the first message; a session that
+// never reached one removes it at Close, leaving nothing.
 //
 // Each call writes its lines with one write(2), no fsync: a line reaches
 // the kernel before the next model call, which survives mm being killed;
@@ -41,9 +43,20 @@ type Writer struct {
 	f       file
 	pending []byte
 	closed  bool
-	// create makes the file at the first write (createFile; a test's
-	// failing file).
+	// create makes the file (createFile; a test's failing file).
 	create func(path string) (file, error)
+	// early brings the file made while the session starts; nil once
+	// taken, and for a Writer going on with an existing file.
+	early chan made
+	// made says this Writer made its file, which it removes at Close when
+	// nothing was recorded; recorded says something was.
+	made, recorded bool
+}
+
+// made is a file made in the background, or why it could not be.
+type made struct {
+	f   file
+	err error
 }
 
 // Create starts recording a new session in dir, under a new id. h gives
@@ -56,7 +69,22 @@ func Create(dir string, h Header) (*Writer, error) {
 	if h.Created.IsZero() {
 		h.Created = now
 	}
-	w := &Writer{dir: dir, path: filepath.Join(dir, h.ID+".jsonl"), header: h, create: createFile}
+	w, err := newWriter(dir, h, createFile)
+	if err != nil {
+		return nil, err
+	}
+	w.early = make(chan made, 1)
+	go func() {
+		f, err := w.create(w.path)
+		w.early <- made{f, err}
+	}()
+	return w, nil
+}
+
+// newWriter is a Writer of a new session whose file create makes, at the
+// first message.
+func newWriter(dir string, h Header, create func(string) (file, error)) (*Writer, error) {
+	w := &Writer{dir: dir, path: filepath.Join(dir, h.ID+".jsonl"), header: h, create: create}
 	var err error
 	if w.pending, err = encodeHeader(nil, h); err != nil {
 		return nil, fmt.Errorf("recording session %s: %w", h.ID, err)
@@ -103,6 +131,7 @@ func (w *Writer) write(encode func([]byte) ([]byte, error)) error {
 		return fmt.Errorf("recording session %s: %w", w.header.ID, err)
 	}
 	w.pending = buf
+	w.recorded = true
 	return w.flush()
 }
 
@@ -113,11 +142,19 @@ func (w *Writer) flush() error {
 		return nil
 	}
 	if w.f == nil {
-		f, err := w.create(w.path)
+		var f file
+		var err error
+		if w.early != nil {
+			m := <-w.early
+			w.early = nil
+			f, err = m.f, m.err
+		} else {
+			f, err = w.create(w.path) // again, after a failure
+		}
 		if err != nil {
 			return err
 		}
-		w.f = f
+		w.f, w.made = f, true
 	}
 	n, err := w.f.Write(w.pending)
 	if n == len(w.pending) {
@@ -137,10 +174,30 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	w.closed = true
+	if w.early != nil {
+		m := <-w.early
+		w.early = nil
+		if m.err == nil {
+			w.f, w.made = m.f, true
+		}
+	}
+	if !w.recorded {
+		// Only the header (or a fork's copy) waits: no session without a
+		// message. The file made for it is empty: remove it.
+		if w.f == nil {
+			return nil
+		}
+		err := w.f.Close()
+		if w.made {
+			err = errors.Join(err, os.Remove(w.path))
+		}
+		return err
+	}
 	if w.f == nil {
-		// Nothing was recorded (only the header, or a fork's copy, waits):
-		// no file for a session that never had a message.
-		return nil
+		err := w.flush()
+		if w.f == nil {
+			return fmt.Errorf("session %s: not saved: %w", w.header.ID, err)
+		}
 	}
 	err := errors.Join(w.flush(), w.f.Close())
 	if len(w.pending) > 0 {

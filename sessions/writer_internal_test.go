@@ -45,11 +45,10 @@ func messages(n int) []llm.Message {
 // broken in the middle.
 func TestWriterFullDisk(t *testing.T) {
 	var want bytes.Buffer
-	ok := &Writer{header: Header{ID: "1ngxbx0mj2hk"}, create: func(string) (file, error) { return &fullDisk{room: 1 << 20}, nil }}
-	ok.pending, _ = encodeHeader(nil, ok.header)
+	h := Header{ID: "1ngxbx0mj2hk"}
+	ok, _ := newWriter("", h, func(string) (file, error) { return &fullDisk{room: 1 << 20}, nil })
 	disk := &fullDisk{room: 240} // the header and two messages, and part of a third
-	w := &Writer{header: ok.header, create: func(string) (file, error) { return disk, nil }}
-	w.pending = append([]byte(nil), ok.pending...)
+	w, _ := newWriter("", h, func(string) (file, error) { return disk, nil })
 
 	msgs := messages(6)
 	var errs []error
@@ -84,11 +83,10 @@ func TestWriterFullDisk(t *testing.T) {
 // TestWriterDevFull: a real write(2) that fails with ENOSPC (/dev/full):
 // every call says so, Close says what was not saved, nothing panics.
 func TestWriterDevFull(t *testing.T) {
-	w, err := Create(t.TempDir(), Header{Cwd: "/p"})
+	w, err := newWriter(t.TempDir(), Header{ID: "1ngxbx0mj2hk", Cwd: "/p"}, func(string) (file, error) { return os.OpenFile("/dev/full", os.O_WRONLY, 0) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.create = func(string) (file, error) { return os.OpenFile("/dev/full", os.O_WRONLY, 0) }
 	for range 2 {
 		if err := w.Append(llm.Message{Role: llm.RoleUser, Content: "q"}); !errors.Is(err, syscall.ENOSPC) {
 			t.Fatalf("Append: %v, want ENOSPC", err)

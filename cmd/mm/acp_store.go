@@ -96,8 +96,10 @@ func (st *acpStore) Open(_ context.Context, id string, o orchestrator.Options) (
 		return acp.Saved{}, err
 	}
 	if w.ID() != saved.ID {
-		// A fork, not yet written: it is dropped unclosed, so that no file
-		// is made for it.
+		// A fork: closed before anything is recorded, it leaves no file.
+		if err := w.Close(); err != nil {
+			return acp.Saved{}, err
+		}
 		return acp.Saved{}, fmt.Errorf("session %s is in use by another mm: end it there, then load it again", id)
 	}
 	if notice != "" {
