@@ -112,9 +112,9 @@ maxAskDepth: 2
 askTimeout: 90s
 maxSteps: 7
 maxParallelTools: 3
-persist: false
 skills: [team-skills, /abs/skills]
 projectDocs: false
+persist: false
 providers:
   mine: {baseURL: "http://h:1/v1", apiKeyEnv: MINE_KEY}
 hooks:
@@ -145,9 +145,9 @@ hooks:
 		{"askTimeout", c.AskTimeout, 90 * time.Second},
 		{"maxSteps", c.MaxSteps, 7},
 		{"maxParallelTools", c.MaxParallelTools, 3},
-		{"persist", c.Persist, false},
 		{"skills", strings.Join(c.Skills, ","), filepath.Join(dir, "team-skills") + ",/abs/skills"},
 		{"projectDocs", c.ProjectDocs, false},
+		{"persist", c.Persist, false},
 		{"provider", c.Providers["mine"], Provider{BaseURL: "http://h:1/v1", APIKeyEnv: "MINE_KEY"}},
 		{"hooks", c.Hooks.Summary(), "preGeneration×1"},
 		{"bash enabled", c.ToolEnabled("bash"), true},

@@ -9,12 +9,16 @@ import (
 
 // Dir is the folder of the saved sessions: $XDG_STATE_HOME/mm/sessions,
 // or ~/.local/state/mm/sessions when XDG_STATE_HOME is unset or not
-// absolute (as the XDG base directory specification says).
+// absolute (as the XDG base directory specification says); "" when HOME
+// is not absolute either: there is no such folder.
 func Dir(getenv func(string) string) string {
 	if state := getenv("XDG_STATE_HOME"); filepath.IsAbs(state) {
 		return filepath.Join(state, "mm", "sessions")
 	}
-	return filepath.Join(getenv("HOME"), ".local", "state", "mm", "sessions")
+	if home := getenv("HOME"); filepath.IsAbs(home) {
+		return filepath.Join(home, ".local", "state", "mm", "sessions")
+	}
+	return ""
 }
 
 // dirMode and fileMode keep prompts, which hold secrets, to their owner.

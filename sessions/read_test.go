@@ -215,6 +215,9 @@ func TestDir(t *testing.T) {
 		{"relative/state", "/home/p/.local/state/mm/sessions"}, // the spec: ignored
 	} {
 		env := map[string]string{"HOME": "/home/p", "XDG_STATE_HOME": tc.state}
+		if got := sessions.Dir(func(k string) string { return map[string]string{"HOME": "", "XDG_STATE_HOME": tc.state}[k] }); tc.state != "/x/state" && got != "" {
+			t.Errorf("no HOME, XDG_STATE_HOME=%q: Dir = %q, want none", tc.state, got)
+		}
 		if got := sessions.Dir(func(k string) string { return env[k] }); got != tc.want {
 			t.Errorf("XDG_STATE_HOME=%q: Dir = %s, want %s", tc.state, got, tc.want)
 		}

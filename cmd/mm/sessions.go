@@ -42,6 +42,9 @@ func sessionsCmd(s *streams) *cobra.Command {
 // listSessions is mm sessions' and /sessions' text: a table, the latest
 // session first, or a line saying there is none.
 func listSessions(dir, cwd string, all bool, now time.Time) (string, error) {
+	if dir == "" {
+		return "", errNoDir
+	}
 	list, err := sessions.List(dir, cwd, all)
 	if err != nil {
 		return "", err
@@ -110,6 +113,14 @@ func newStore(f *flags, s *streams, cfgAbs, model, cwd string, persist bool) (st
 		header: sessions.Header{Cwd: cwd, Config: cfgAbs, Model: model},
 		save:   persist && !f.noSave,
 	}
+	if st.dir == "" {
+		// No HOME: nowhere to save, nothing to resume.
+		st.save = false
+		if f.cont || f.resume != "" {
+			return nil, nil, "", errNoDir
+		}
+		return st, nil, "", nil
+	}
 	id := f.resume
 	if f.cont {
 		latest, ok, err := sessions.Latest(st.dir, cwd)
@@ -155,6 +166,9 @@ func (st *store) List() (string, error) {
 // Resume is /resume and --resume: the saved session read back, and the
 // writer that goes on saving it (a fork when another mm holds it).
 func (st *store) Resume(id string) (*orchestrator.Resumed, orchestrator.Recorder, string, error) {
+	if st.dir == "" {
+		return nil, nil, "", errNoDir
+	}
 	saved, err := sessions.Open(st.dir, id)
 	if err != nil {
 		return nil, nil, "", err
@@ -201,6 +215,9 @@ func plural(n int, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// errNoDir is saving without a home: no HOME, no XDG_STATE_HOME.
+var errNoDir = errors.New("no sessions folder: set HOME or XDG_STATE_HOME")
 
 // errResumeACP: under -acp the editor loads a session (session/load).
 var errResumeACP = errors.New("--continue and --resume work with the line mode, -tui, -p and --ask; under -acp the editor loads a session (session/load)")
