@@ -224,3 +224,38 @@ func TestACPLoadErrors(t *testing.T) {
 		t.Errorf("the sessions folder holds %q, want the held and the torn session only (no fork)", files)
 	}
 }
+
+// TestACPWithoutHome: with neither HOME nor XDG_STATE_HOME there is no
+// sessions folder: a session works unsaved, and a load or a list says why.
+func TestACPWithoutHome(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, askedAgent)
+	e := startRawEditorEnv(t, dir, []string{"HOME=", "XDG_STATE_HOME="}, "-acp")
+	id := e.session(dir)
+	if got := e.turn(id, "/ask-expert first"); got.answer != "I was asked:\nfirst" || got.err != "" {
+		t.Fatalf("/ask-expert first: %+v", got)
+	}
+	for _, req := range []struct {
+		method string
+		params map[string]any
+	}{
+		{"session/load", map[string]any{"sessionId": "1m8rq10kpadx", "cwd": dir, "mcpServers": []any{}}},
+		{"session/list", map[string]any{}},
+	} {
+		r := e.until(e.send(req.method, req.params, true), nil)
+		if r.Error == nil || r.Error.Message != "no sessions folder: set HOME or XDG_STATE_HOME" {
+			t.Errorf("%s: %s %+v, want the missing folder", req.method, r.Result, r.Error)
+		}
+	}
+	e.stop()
+	var left []string
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && strings.Contains(path, ".jsonl") {
+			left = append(left, path)
+		}
+		return nil
+	})
+	if len(left) > 0 {
+		t.Errorf("sessions saved without a sessions folder: %q", left)
+	}
+}

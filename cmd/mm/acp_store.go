@@ -25,8 +25,13 @@ type acpStore struct {
 }
 
 // newACPStore is the store of this mm -acp, as its environment says.
+// Without a sessions folder (no HOME), nothing is saved, and a load or a
+// list says why.
 func newACPStore(getenv func(string) string, save bool) *acpStore {
 	dir := sessions.Dir(getenv)
+	if dir == "" {
+		return &acpStore{}
+	}
 	if d, err := strconv.Atoi(getenv("MM_ASKED_DEPTH")); err == nil && d > 0 {
 		dir = filepath.Join(dir, askedFolder)
 	}
@@ -72,6 +77,9 @@ func (st *acpStore) Create(_ context.Context, o orchestrator.Options) (acp.Saved
 // by the id it asked for, which must stay the file that holds what
 // follows.
 func (st *acpStore) Open(_ context.Context, id string, o orchestrator.Options) (acp.Saved, error) {
+	if st.dir == "" {
+		return acp.Saved{}, errNoDir
+	}
 	path, err := sessions.Find(st.dir, id)
 	if err != nil || filepath.Base(path) != id+".jsonl" {
 		return acp.Saved{}, acp.UnknownSession(fmt.Sprintf("no saved session %q in %s: session/list lists them", id, st.dir))
@@ -111,6 +119,9 @@ func (st *acpStore) Open(_ context.Context, id string, o orchestrator.Options) (
 
 // List is the folder's sessions that can be loaded, the latest first.
 func (st *acpStore) List(_ context.Context, cwd string) ([]acp.SessionInfo, error) {
+	if st.dir == "" {
+		return nil, errNoDir
+	}
 	list, err := sessions.List(st.dir, cwd, cwd == "")
 	if err != nil {
 		return nil, err
