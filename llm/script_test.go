@@ -191,7 +191,7 @@ func TestScriptErrors(t *testing.T) {
 		{"empty.yaml", "the file is empty: it needs rules:"},
 		{"norules.yaml", "no rules: the file needs a rules: list"},
 		{"unknown_top.yaml", `unknown key "rule" (line 1); known: rules, delay, pieces`},
-		{"unknown_rule.yaml", `rule 2: unknown key "sya" (line 4); known: when, role, afterTool, once, say, fail, pieces, delay, calls`},
+		{"unknown_rule.yaml", `rule 2: unknown key "sya" (line 4); known: when, role, afterTool, once, summary, say, fail, pieces, delay, calls`},
 		{"twice.yaml", `rules[0]: key "say" is given twice (lines 2 and 3)`},
 		{"two_documents.yaml", "line 3: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them"},
 		{"alias.yaml", "rules[1].say: alias *greeting (line 4): mm's files take no YAML aliases; write the value out"},

@@ -24,7 +24,7 @@ func TestLoadErrors(t *testing.T) {
 		name, body, want string
 	}{
 		{"unknown key", "modle: echo/x\n", `agent.yaml: line 1: unknown key "modle" (did you mean "model"?)`},
-		{"unknown key far from all", "colour: red\n", `agent.yaml: line 1: unknown key "colour" (known: model, description, system, systemFile, tools, mcpServers, mmConfigs, providers, hooks, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout)`},
+		{"unknown key far from all", "colour: red\n", `agent.yaml: line 1: unknown key "colour" (known: model, description, system, systemFile, tools, mcpServers, mmConfigs, providers, hooks, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout, contextWindow, compressAt)`},
 		{"unknown key on its line", "model: echo/x\ntool: [bash]\n", `agent.yaml: line 2: unknown key "tool" (did you mean "tools"?)`},
 		{"syntax error deep in a block", "model: echo/x\nhooks:\n  preToolCall:\n    - command: a\n      matcher: b\n   bad: b\n", `agent.yaml: line 6, column 4: value is not allowed in this context`},
 		{"wrong type", "yolo: maybe\n", `agent.yaml: yolo: want true or false, not "maybe" (line 1)`},
@@ -52,7 +52,7 @@ func TestLoadErrors(t *testing.T) {
 		{"agent path empty", "mmConfigs:\n  expert: \"\"\n", `agent.yaml: mmConfigs: expert: path must not be empty`},
 		{"mcp unknown key", "mcpServers:\n  fs:\n    cmd: x\n", `agent.yaml: mcpServers: fs: line 3: unknown key "cmd" (known: command, args, env)`},
 		{"mcp no command", "mcpServers:\n  fs:\n    args: [a]\n", `agent.yaml: mcpServers: fs: command must not be empty`},
-		{"provider key", "providers:\n  mine:\n    url: http://x\n", `agent.yaml: providers: mine: line 3: unknown key "url" (known: baseURL, apiKeyEnv, idleTimeout)`},
+		{"provider key", "providers:\n  mine:\n    url: http://x\n", `agent.yaml: providers: mine: line 3: unknown key "url" (known: baseURL, apiKeyEnv, idleTimeout, contextWindow)`},
 		{"depth negative", "maxAskDepth: -1\n", `agent.yaml: maxAskDepth: must be >= 0`},
 		{"timeout", "askTimeout: soon\n", `agent.yaml: askTimeout: want a positive duration like 90s or 10m, not "soon" (line 1)`},
 		{"steps", "maxSteps: 0\n", `agent.yaml: maxSteps: must be >= 1`},

@@ -79,6 +79,9 @@ type Session struct {
 	mcp      *tools.MCPSet
 	warnings []string
 
+	// window is what the session knows of its model's context window.
+	window window
+
 	asks        *askers
 	askSpecOnce sync.Once
 	askSpec     llm.ToolSpec

@@ -98,7 +98,7 @@ func policy() []allow {
 		// The design's orchestrator → (hooks, llm, tools, handoff, agentproc).
 		// Not drawn: mmconfigs, for a session is built from a loaded
 		// configuration (its model, hooks, MCP servers, the agents it may ask).
-		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "llm", "mmconfigs", "tools"}},
+		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/textcut", "llm", "mmconfigs", "tools"}},
 
 		// The design's frontend → orchestrator. Not drawn: mmconfigs, for
 		// ReportError recognises a *mmconfigs.Error to print it as
