@@ -209,8 +209,8 @@ func summaryEnd(msgs []llm.Message, base, keep, limit int) int {
 	for k >= 0 && base+estimateTokens(msgs[:starts[k]])+prompt > limit {
 		k--
 	}
-	if k < 0 {
-		return 0
+	if k < 0 || starts[k] <= 2 && msgs[0].Content == compressedNote {
+		return 0 // nothing but the last summary to summarise
 	}
 	return starts[k]
 }
