@@ -275,3 +275,21 @@ func BenchmarkScript(b *testing.B) {
 		}
 	}
 }
+
+// TestScriptSummary: a rule with summary: true answers only a
+// compression's summary request, one with summary: false only a turn's
+// call.
+func TestScriptSummary(t *testing.T) {
+	m := loadTestScript(t, "summary.yaml")
+	msgs := []Message{user("what is 2+2?")}
+	for _, tc := range []struct{ purpose, want string }{
+		{"", "Answer to what is 2+2?"},
+		{PurposeSummary, "Summary: the person asked what is 2+2?"},
+		{"", "Answer to what is 2+2?"},
+	} {
+		got, err := m.Stream(t.Context(), Request{Messages: msgs, Purpose: tc.purpose}, nil)
+		if err != nil || got.Content != tc.want {
+			t.Errorf("purpose %q: %q, %v; want %q", tc.purpose, got.Content, err, tc.want)
+		}
+	}
+}
