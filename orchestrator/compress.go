@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -123,11 +124,12 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 	trimmed := trimOutputs(msgs, &total, target, readOutputs(msgs))
 	summarised := 0
 	for round := 0; total > target && round < maxSummaries; round++ {
-		upto := summaryEnd(msgs, base, int(keepShare*float64(target)), limit)
+		upto := summaryEnd(msgs, int(keepShare*float64(target)))
 		if upto <= 0 {
 			break
 		}
-		summary, err := s.summarise(ctx, t, specs, msgs[:upto])
+		prompt := estimateMessage(llm.Message{Role: llm.RoleUser, Content: summaryPrompt})
+		summary, err := s.summarise(ctx, t, specs, shrunk(msgs[:upto], limit-base-prompt))
 		if err != nil {
 			return false, err
 		}
@@ -189,9 +191,9 @@ func trimOutputs(msgs []llm.Message, total *int, target, end int) int {
 
 // summaryEnd is where the part to summarise ends: at the start of a turn
 // (a user message), keeping the latest turns that fit in keep — and the
-// latest turn always — and no further than a summary request can hold
-// (limit). 0: there is nothing before the latest turn to summarise.
-func summaryEnd(msgs []llm.Message, base, keep, limit int) int {
+// latest turn always. 0: there is nothing before the latest turn to
+// summarise but the last summary.
+func summaryEnd(msgs []llm.Message, keep int) int {
 	var starts []int
 	for i, m := range msgs {
 		if m.Role == llm.RoleUser && i > 0 {
@@ -205,15 +207,39 @@ func summaryEnd(msgs []llm.Message, base, keep, limit int) int {
 	for k > 0 && estimateTokens(msgs[starts[k-1]:]) <= keep {
 		k--
 	}
-	prompt := estimateMessage(llm.Message{Role: llm.RoleUser, Content: summaryPrompt})
-	for k >= 0 && base+estimateTokens(msgs[:starts[k]])+prompt > limit {
-		k--
-	}
-	if k < 0 || starts[k] <= 2 && msgs[0].Content == compressedNote {
-		return 0 // nothing but the last summary to summarise
+	if starts[k] <= 2 && msgs[0].Content == compressedNote {
+		return 0
 	}
 	return starts[k]
 }
+
+// shrunk is older cut to fit a summary request of at most budget tokens:
+// the longest message cut to a quarter, again and again. Most of the time older
+// fits as it is, and the request reuses the server's cache.
+func shrunk(older []llm.Message, budget int) []llm.Message {
+	if estimateTokens(older) <= budget {
+		return older
+	}
+	out := slices.Clone(older)
+	for estimateTokens(out) > budget {
+		longest := 0
+		for i := range out {
+			if len(out[i].Content) > len(out[longest].Content) {
+				longest = i
+			}
+		}
+		m := &out[longest]
+		if len(m.Content) <= minShrunk {
+			break
+		}
+		head, _ := textcut.Runes(m.Content, len(m.Content)/4)
+		m.Content = head + " […]"
+	}
+	return out
+}
+
+// minShrunk is the shortest message shrunk for a summary request.
+const minShrunk = 64
 
 // summarise asks the model to summarise older, the first part of the
 // history: the same system prompt, tools and messages as the requests that

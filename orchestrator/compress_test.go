@@ -110,9 +110,9 @@ func TestOldToolOutputsAreCutFirst(t *testing.T) {
 
 // TestOlderTurnsAreSummarised: when cutting outputs is not enough, the
 // model summarises the older turns (the summary request: the same system
-// prompt and messages, then mm's prompt, no more than compressAt of the
-// window), the latest turns are kept as they were, and the history starts
-// with the summary.
+// prompt and messages, then mm's prompt; the longest messages cut when they
+// would pass compressAt of the window), the latest turn is kept as it was,
+// and the history starts with the summary.
 func TestOlderTurnsAreSummarised(t *testing.T) {
 	sink := &recSink{}
 	m := &fakeModel{replies: []llm.Reply{{Content: "SUMMARY"}, {Content: "a4"}}}
@@ -136,16 +136,16 @@ func TestOlderTurnsAreSummarised(t *testing.T) {
 		t.Fatalf("%d model calls, want the summary's and the turn's", len(m.requests))
 	}
 	sum := m.requests[0]
-	if sum.Purpose != llm.PurposeSummary || len(sum.Messages) != 1+4+1 || sum.Messages[0].Content != cfg.System ||
-		sum.Messages[5].Content != summaryPrompt || sum.Messages[4].Content != long {
+	if sum.Purpose != llm.PurposeSummary || len(sum.Messages) != 1+6+1 || sum.Messages[0].Content != cfg.System ||
+		sum.Messages[7].Content != summaryPrompt || sum.Messages[2].Content != long[:len(long)/4]+" […]" || sum.Messages[6].Content != long {
 		t.Errorf("summary request: purpose %q, %d messages, last %q", sum.Purpose, len(sum.Messages), sum.Messages[len(sum.Messages)-1].Content)
 	}
 	got := roles(m.requests[1].Messages)
-	want := "system: You are a test. | user: " + compressedNote + " | assistant: SUMMARY | user: q3 | assistant: " + long + " | user: q4"
+	want := "system: You are a test. | user: " + compressedNote + " | assistant: SUMMARY | user: q4"
 	if got != want {
 		t.Errorf("the turn's request\n%s\nwant\n%s", got, want)
 	}
-	if c := sink.compressions(); len(c) != 1 || c[0].Summarised != 4 || c[0].Line() != "⚙ context compressed: 862 → 336 tokens" {
+	if c := sink.compressions(); len(c) != 1 || c[0].Summarised != 6 || c[0].Line() != "⚙ context compressed: 862 → 53 tokens" {
 		t.Errorf("compressions %+v", c)
 	}
 }
