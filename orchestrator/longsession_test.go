@@ -251,17 +251,23 @@ func TestLongSessionStaysInTheWindow(t *testing.T) {
 	}
 }
 
-// BenchmarkLongSession runs the 200-turn session; its figures are the
-// prompt tokens the server read anew per turn (prefix reuse), the
+// BenchmarkLongSession runs the 200-turn session against a 4,096-token
+// window, and an 8,192-token one beside it; its figures are the prompt
+// tokens the server read anew per turn (prefix reuse) next to all the
+// prompt tokens per turn (what a server without a prompt cache reads), the
 // compressions and the largest request. bench/window.sh runs it.
 func BenchmarkLongSession(b *testing.B) {
-	for b.Loop() {
-		run := runLong(b, 200, 4096)
-		b.ReportMetric(float64(run.reread)/float64(run.turns), "reread-tokens/turn")
-		b.ReportMetric(float64(median(run.perTurn)), "median-reread/turn")
-		b.ReportMetric(float64(run.prompt)/float64(run.turns), "prompt-tokens/turn")
-		b.ReportMetric(float64(run.compressions), "compressions")
-		b.ReportMetric(float64(run.maxTokens), "max-request-tokens")
-		b.ReportMetric(float64(run.refused), "refused")
+	for _, window := range []int{4096, 8192} {
+		b.Run(fmt.Sprintf("window=%d", window), func(b *testing.B) {
+			for b.Loop() {
+				run := runLong(b, 200, window)
+				b.ReportMetric(float64(run.reread)/float64(run.turns), "reread-tokens/turn")
+				b.ReportMetric(float64(median(run.perTurn)), "median-reread/turn")
+				b.ReportMetric(float64(run.prompt)/float64(run.turns), "prompt-tokens/turn")
+				b.ReportMetric(float64(run.compressions), "compressions")
+				b.ReportMetric(float64(run.maxTokens), "max-request-tokens")
+				b.ReportMetric(float64(run.refused), "refused")
+			}
+		})
 	}
 }
