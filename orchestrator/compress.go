@@ -28,6 +28,13 @@ type Compressed struct {
 
 func (Compressed) event() {}
 
+// Compressing says the model was asked to summarise the conversation, to
+// compress it: a wait of a model call that streams nothing. Compressed,
+// or the turn's end, closes it.
+type Compressing struct{}
+
+func (Compressing) event() {}
+
 // Line is how every front end shows it:
 // "⚙ context compressed: 14,200 → 2,100 tokens".
 func (c Compressed) Line() string {
@@ -250,6 +257,7 @@ func (s *Session) summarise(ctx context.Context, t *turn, specs []llm.ToolSpec, 
 	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.cfg.System})
 	msgs = append(msgs, older...)
 	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: summaryPrompt})
+	s.sink.Emit(Compressing{})
 	sent := time.Now()
 	reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs, Purpose: llm.PurposeSummary}, nil)
 	t.counted(reply.Usage, time.Since(sent))
