@@ -109,10 +109,27 @@ func (m *openAIModel) llamaCppWindow(ctx context.Context) (int, error) {
 // the API does not say so, and a smaller window is the safe guess).
 const ollamaNumCtx = 4096
 
-// ollamaWindow reads POST /api/show: the model's own context length
-// (model_info's <architecture>.context_length) and the num_ctx in effect
-// (its parameters, else Ollama's default): the smaller governs.
+// ollamaWindow reads, for a model Ollama has loaded, its context_length
+// in GET /api/ps: the window it runs with, whatever set it
+// (OLLAMA_CONTEXT_LENGTH included). Otherwise POST /api/show: the model's
+// own context length (model_info's <architecture>.context_length) and the
+// num_ctx in effect (its parameters, else Ollama's default): the smaller
+// governs.
 func (m *openAIModel) ollamaWindow(ctx context.Context) (int, error) {
+	var ps struct {
+		Models []struct {
+			Name          string `json:"name"`
+			Model         string `json:"model"`
+			ContextLength int    `json:"context_length"`
+		} `json:"models"`
+	}
+	if m.probe(ctx, http.MethodGet, "/api/ps", nil, &ps) == nil {
+		for _, l := range ps.Models {
+			if l.ContextLength > 0 && (l.Name == m.model || l.Model == m.model || l.Name == m.model+":latest") {
+				return l.ContextLength, nil
+			}
+		}
+	}
 	var show struct {
 		Parameters string                     `json:"parameters"`
 		ModelInfo  map[string]json.RawMessage `json:"model_info"`

@@ -12,7 +12,8 @@ import (
 
 // The servers' answers, in the shapes their documentation gives (llama.cpp's
 // tools/server/README.md for /props, Ollama's docs/api.md for /api/show, LM
-// Studio's REST API v0 page for /api/v0/models), cut to the fields around
+// Studio's REST API v0 page for /api/v0/models; /api/ps as a recent Ollama answers it),
+// cut to the fields around
 // the ones read.
 const (
 	llamaProps = `{"default_generation_settings":{"id":0,"id_task":-1,"n_ctx":8192,"speculative":false,"is_processing":false,"params":{"n_predict":-1,"temperature":0.8}},"total_slots":1,"model_path":"/models/qwen3-8b-q4_k_m.gguf","chat_template":"{%- for message in messages %}…","modalities":{"vision":false,"audio":false},"build_info":"b6881-8b11deea4"}`
@@ -22,7 +23,10 @@ const (
 	ollamaShowDefault = `{"parameters":"stop                           \"<|im_end|>\"","details":{"family":"qwen3"},"model_info":{"general.architecture":"qwen3","qwen3.context_length":40960}}`
 	// Ollama: a model trained on less than the default.
 	ollamaShowSmall = `{"parameters":"","model_info":{"general.architecture":"phi","phi.context_length":2048}}`
-	lmStudioModels  = `{"object":"list","data":[{"id":"qwen2-vl-7b-instruct","object":"model","type":"vlm","publisher":"mlx-community","arch":"qwen2_vl","compatibility_type":"mlx","quantization":"4bit","state":"not-loaded","max_context_length":32768},{"id":"meta-llama-3.1-8b-instruct","object":"model","type":"llm","publisher":"lmstudio-community","arch":"llama","compatibility_type":"gguf","quantization":"Q4_K_M","state":"loaded","max_context_length":131072,"loaded_context_length":16384}]}`
+	// Ollama's running models (GET /api/ps), each with the window it was
+	// loaded with.
+	ollamaPS       = `{"models":[{"name":"qwen2.5:0.5b","model":"qwen2.5:0.5b","size":492523008,"digest":"a8b0c51577010a279d933d14c2a8ab4b268079d44c5c8830c0a93900f1827c67","details":{"parent_model":"","format":"gguf","family":"qwen2","families":["qwen2"],"parameter_size":"494.03M","quantization_level":"Q4_K_M"},"expires_at":"2026-11-02T08:15:34.383753787Z","size_vram":0,"context_length":16384},{"name":"llama3.2:latest","model":"llama3.2:latest","size":3338801804,"context_length":8192}]}`
+	lmStudioModels = `{"object":"list","data":[{"id":"qwen2-vl-7b-instruct","object":"model","type":"vlm","publisher":"mlx-community","arch":"qwen2_vl","compatibility_type":"mlx","quantization":"4bit","state":"not-loaded","max_context_length":32768},{"id":"meta-llama-3.1-8b-instruct","object":"model","type":"llm","publisher":"lmstudio-community","arch":"llama","compatibility_type":"gguf","quantization":"Q4_K_M","state":"loaded","max_context_length":131072,"loaded_context_length":16384}]}`
 )
 
 // serveWindow answers GET or POST at path with body, 404 anywhere else,
@@ -63,18 +67,22 @@ func TestContextWindow(t *testing.T) {
 			wantErr: "llamacpp: GET /props: HTTP 404", wantAsked: []string{"GET /props"}},
 		{name: "llama.cpp /props without n_ctx", provider: "llamacpp", model: "qwen3", method: "GET", path: "/props", body: `{"total_slots":1}`,
 			wantErr: "llamacpp: GET /props gives no default_generation_settings.n_ctx", wantAsked: []string{"GET /props"}},
+		{name: "ollama loaded model", provider: "ollama", model: "qwen2.5:0.5b", method: "GET", path: "/api/ps", body: ollamaPS,
+			want: 16384, wantAsked: []string{"GET /api/ps"}},
+		{name: "ollama loaded model, :latest implied", provider: "ollama", model: "llama3.2", method: "GET", path: "/api/ps", body: ollamaPS,
+			want: 8192, wantAsked: []string{"GET /api/ps"}},
 		{name: "ollama num_ctx under the model's length", provider: "ollama", model: "llama3.2", method: "POST", path: "/api/show", body: ollamaShowNumCtx,
-			want: 8192, wantAsked: []string{"POST /api/show"}},
+			want: 8192, wantAsked: []string{"GET /api/ps", "POST /api/show"}},
 		{name: "ollama default num_ctx", provider: "ollama", model: "qwen3:8b", method: "POST", path: "/api/show", body: ollamaShowDefault,
-			want: 4096, wantAsked: []string{"POST /api/show"}},
+			want: 4096, wantAsked: []string{"GET /api/ps", "POST /api/show"}},
 		{name: "ollama model shorter than num_ctx", provider: "ollama", model: "phi", method: "POST", path: "/api/show", body: ollamaShowSmall,
-			want: 2048, wantAsked: []string{"POST /api/show"}},
+			want: 2048, wantAsked: []string{"GET /api/ps", "POST /api/show"}},
 		{name: "lm studio loaded model", provider: "lmstudio", model: "meta-llama-3.1-8b-instruct", method: "GET", path: "/api/v0/models", body: lmStudioModels,
 			want: 16384, wantAsked: []string{"GET /api/v0/models"}},
 		{name: "lm studio model not loaded", provider: "lmstudio", model: "qwen2-vl-7b-instruct", method: "GET", path: "/api/v0/models", body: lmStudioModels,
 			wantErr: "lmstudio: GET /api/v0/models gives no loaded_context_length for qwen2-vl-7b-instruct (not loaded yet?)", wantAsked: []string{"GET /api/v0/models"}},
 		{name: "a configured provider tries each kind", provider: "mine", model: "llama3.2", method: "POST", path: "/api/show", body: ollamaShowNumCtx,
-			want: 8192, wantAsked: []string{"GET /props", "GET /api/v0/models", "POST /api/show"}},
+			want: 8192, wantAsked: []string{"GET /props", "GET /api/v0/models", "GET /api/ps", "POST /api/show"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var asked []string
