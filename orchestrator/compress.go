@@ -115,7 +115,9 @@ func (s *Session) fitWindow(ctx context.Context, t *turn, specs []llm.ToolSpec) 
 // outputs the model has read, oldest first; then it has the model
 // summarise the older turns, keeping the latest verbatim. all makes it do
 // everything it can (/compact, a refused request). It reports whether the
-// history changed, and fails when the request still cannot fit the window.
+// history changed, and fails when the request still cannot fit a window
+// the server or the configuration gave (a guessed one is left to the
+// server to judge).
 func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, before, size int, all bool) (bool, error) {
 	limit := int(s.compressAt() * float64(size))
 	target := int(targetShare * float64(limit))
@@ -124,7 +126,8 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 	}
 	msgs := s.History()
 	base := estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.cfg.System}}) + estimateSpecs(specs)
-	if err := tooLongMessage(msgs, base, size); err != nil {
+	guessed := s.windowGuessed()
+	if err := tooLongMessage(msgs, base, size); err != nil && !guessed {
 		return false, err
 	}
 	total := base + estimateTokens(msgs)
@@ -147,12 +150,12 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 		summarised += upto
 		total = base + estimateTokens(msgs)
 	}
-	if total > limit {
+	if total > limit && !guessed {
 		// Last resort: the outputs the model has not read yet.
 		trimmed += trimOutputs(msgs, &total, target, len(msgs))
 	}
 	if trimmed == 0 && summarised == 0 {
-		if total > size {
+		if total > size && !guessed {
 			return false, fmt.Errorf("the conversation needs about %s tokens, more than the model's context window of %s, and nothing in it can be compressed: start a new conversation (/clear), or give the model a larger window (contextWindow, or the server's context size)",
 				Thousands(total), Thousands(size))
 		}
@@ -160,7 +163,7 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 	}
 	s.replaceHistory(msgs)
 	s.sink.Emit(Compressed{Before: before, After: total, Trimmed: trimmed, Summarised: summarised})
-	if total > size {
+	if total > size && !guessed {
 		return true, fmt.Errorf("the conversation still needs about %s tokens after compression, more than the model's context window of %s: start a new conversation (/clear), or give the model a larger window (contextWindow, or the server's context size)",
 			Thousands(total), Thousands(size))
 	}
@@ -323,6 +326,7 @@ func (s *Session) refusedTooLong(ctx context.Context, t *turn, specs []llm.ToolS
 	if size <= 0 {
 		size = sent * 3 / 4
 	}
+	s.toldWindow()
 	size = s.settleWindow(max(size, 1))
 	_, err := s.compress(ctx, t, specs, sent, size, true)
 	return err

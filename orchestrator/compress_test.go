@@ -340,3 +340,30 @@ func TestRefusedRequestIsCompressedAndRetried(t *testing.T) {
 		t.Errorf("%d requests, want 2 (one retry)", n)
 	}
 }
+
+// TestGuessedWindowLeavesTheServerToJudge: when neither the server nor
+// the configuration gave the window, a question over mm's guess is sent
+// as it is (the server refuses it if it must); when the server gave it,
+// the question is refused before any chat request.
+func TestGuessedWindowLeavesTheServerToJudge(t *testing.T) {
+	m := &fakeModel{}
+	s := newTestSession(t, windowConfig(t, 0), m, &recSink{})
+	if err := s.Prompt(context.Background(), strings.Repeat("x", 20000)); err != nil {
+		t.Errorf("guessed window: %v", err)
+	}
+	if len(m.requests) != 1 {
+		t.Errorf("guessed window: %d model calls, want 1", len(m.requests))
+	}
+
+	srv := llamatest.Start(llamatest.Options{NCtx: 2048, Reply: echoReply})
+	defer srv.Close()
+	s2 := serverSession(t, windowConfig(t, 0), srv, &recSink{}, nil)
+	err := s2.Prompt(context.Background(), strings.Repeat("x", 9000))
+	want := "the question is about 2,262 tokens (with the system prompt and the tools), more than the model's context window of 2,048: shorten it, or give the model a larger window (contextWindow, or the server's context size)"
+	if err == nil || err.Error() != want {
+		t.Errorf("told window: error %v\nwant  %s", err, want)
+	}
+	if n := len(srv.Bodies()); n != 0 {
+		t.Errorf("told window: %d chat requests, want none", n)
+	}
+}

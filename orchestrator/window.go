@@ -17,6 +17,9 @@ type window struct {
 	mu sync.Mutex
 	// size is the window in tokens once settled; 0 while not known.
 	size int
+	// told says the server told the window (its answer, or its refusal
+	// of a request over it).
+	told bool
 	// exact is the server's count of the last request and its reply,
 	// which were the system prompt, the tools and history[:covered];
 	// valid is false when there is no such count (no call yet, a server
@@ -151,13 +154,15 @@ func (s *Session) windowSize(ctx context.Context, tokens int) int {
 	if err != nil || n <= 0 {
 		return s.settleWindow(fallback)
 	}
+	s.toldWindow()
 	if c := s.configuredWindow(); c > 0 && c < n {
 		n = c
 	}
 	return s.settleWindow(n)
 }
 
-// settleWindow makes n the window for the rest of the session.
+// settleWindow makes n the window for the rest of the session, unless it
+// is already smaller.
 func (s *Session) settleWindow(n int) int {
 	s.window.mu.Lock()
 	defer s.window.mu.Unlock()
@@ -165,6 +170,23 @@ func (s *Session) settleWindow(n int) int {
 		s.window.size = n
 	}
 	return s.window.size
+}
+
+// toldWindow notes that the server said the window.
+func (s *Session) toldWindow() {
+	s.window.mu.Lock()
+	s.window.told = true
+	s.window.mu.Unlock()
+}
+
+// windowGuessed says the window is mm's default: neither the server nor
+// the configuration gave it. A request that seems too large for a guess is
+// sent all the same: the server knows better, and refuses it if need be.
+func (s *Session) windowGuessed() bool {
+	s.window.mu.Lock()
+	told := s.window.told
+	s.window.mu.Unlock()
+	return !told && s.configuredWindow() == 0
 }
 
 // compressAt is the share of the window past which the history is
