@@ -141,7 +141,8 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 		prompt := estimateMessage(llm.Message{Role: llm.RoleUser, Content: summaryPrompt})
 		summary, err := s.summarise(ctx, t, specs, shrunk(msgs[:upto], limit-base-prompt))
 		if err != nil {
-			return false, err
+			// What was compressed before the failure is kept.
+			return s.compressed(msgs, before, total, trimmed, summarised), err
 		}
 		msgs = append([]llm.Message{
 			{Role: llm.RoleUser, Content: compressedNote},
@@ -161,13 +162,23 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 		}
 		return false, nil
 	}
-	s.replaceHistory(msgs)
-	s.sink.Emit(Compressed{Before: before, After: total, Trimmed: trimmed, Summarised: summarised})
+	s.compressed(msgs, before, total, trimmed, summarised)
 	if total > size && !guessed {
 		return true, fmt.Errorf("the conversation still needs about %s tokens after compression, more than the model's context window of %s: start a new conversation (/clear), or give the model a larger window (contextWindow, or the server's context size)",
 			Thousands(total), Thousands(size))
 	}
 	return true, nil
+}
+
+// compressed makes msgs the history and says so, when anything was
+// compressed; it reports whether it was.
+func (s *Session) compressed(msgs []llm.Message, before, after, trimmed, summarised int) bool {
+	if trimmed == 0 && summarised == 0 {
+		return false
+	}
+	s.replaceHistory(msgs)
+	s.sink.Emit(Compressed{Before: before, After: after, Trimmed: trimmed, Summarised: summarised})
+	return true
 }
 
 // readOutputs is where the tool outputs the model has not read yet begin:

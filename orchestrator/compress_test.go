@@ -367,3 +367,59 @@ func TestGuessedWindowLeavesTheServerToJudge(t *testing.T) {
 		t.Errorf("told window: %d chat requests, want none", n)
 	}
 }
+
+// summaryModel answers a turn's call with "ok" and a summary request with
+// summary, or fails it with err.
+type summaryModel struct {
+	summary string
+	err     error
+}
+
+func (m summaryModel) Stream(ctx context.Context, req llm.Request, onText func(string)) (llm.Reply, error) {
+	if req.Purpose == llm.PurposeSummary {
+		return llm.Reply{Content: m.summary}, m.err
+	}
+	return llm.Reply{Content: "ok"}, nil
+}
+
+// TestFailedSummary: a summary request that fails, or answers nothing,
+// ends the turn with one line; the outputs cut before it stay cut.
+func TestFailedSummary(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef\n", 180)
+	long := strings.Repeat("a long answer. ", 73)
+	hist := []llm.Message{
+		{Role: llm.RoleUser, Content: "q1"},
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{call("c1", "read_file", `{"path":"big"}`)}},
+		{Role: llm.RoleTool, ToolCallID: "c1", Name: "read_file", Content: big},
+		{Role: llm.RoleAssistant, Content: long},
+		{Role: llm.RoleUser, Content: "q2"},
+		{Role: llm.RoleAssistant, Content: long},
+	}
+	for _, tc := range []struct {
+		model summaryModel
+		want  string
+	}{
+		{summaryModel{err: errors.New("llamacpp: HTTP 500: boom")}, "compress the conversation: the summary request failed: llamacpp: HTTP 500: boom"},
+		{summaryModel{summary: "  \n"}, "compress the conversation: the model answered the summary request with no text; try /compact again, or /clear"},
+	} {
+		sink := &recSink{}
+		cfg := windowConfig(t, 1000)
+		cfg.Model = "echo/test"
+		s, err := New(context.Background(), Options{Config: cfg, Cwd: cfg.Dir, Sink: sink, Resume: &Resumed{History: hist}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.model = tc.model
+		err = s.Prompt(context.Background(), "q3")
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("error %v\nwant  %s", err, tc.want)
+		}
+		if got := s.History()[2].Content; !strings.HasSuffix(got, "run the tool again if the rest is needed]") {
+			t.Errorf("the output is not cut: %.60q…", got)
+		}
+		if c := sink.compressions(); len(c) != 1 || c[0].Trimmed != 1 || c[0].Summarised != 0 {
+			t.Errorf("compressions %+v", c)
+		}
+		s.Close()
+	}
+}
