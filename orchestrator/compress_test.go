@@ -423,3 +423,39 @@ func TestFailedSummary(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestTokenAccounting: after a call, the next request's size is the
+// server's count of the last one and its reply, plus an estimate of what
+// joined the history since (a token for 4 bytes, 4 a message); a history
+// replaced by whatever means is estimated whole.
+func TestTokenAccounting(t *testing.T) {
+	srv := llamatest.Start(llamatest.Options{NCtx: 1 << 20, Reply: echoReply})
+	defer srv.Close()
+	sink := &recSink{}
+	s := serverSession(t, windowConfig(t, 0), srv, sink, nil)
+	specs := s.toolSpecs()
+	if got, want := s.promptTokens(specs), estimateTokens([]llm.Message{{Content: "You are a test."}}); got != want {
+		t.Errorf("before any call: %d, want the system prompt's estimate %d", got, want)
+	}
+	if err := s.Prompt(context.Background(), "hello"); err != nil {
+		t.Fatal(err)
+	}
+	u := sink.ended().Usage
+	exact := u.InputTokens + u.OutputTokens
+	if st := srv.Stats()[0]; u.InputTokens != st.Tokens || exact == 0 {
+		t.Fatalf("usage %+v, server's count %+v", u, st)
+	}
+	if got := s.promptTokens(specs); got != exact {
+		t.Errorf("after the call: %d, want the server's %d", got, exact)
+	}
+	s.appendHistory(llm.Message{Role: llm.RoleUser, Content: strings.Repeat("x", 400)})
+	if got := s.promptTokens(specs); got != exact+104 {
+		t.Errorf("with a new message: %d, want %d + 104", got, exact)
+	}
+	s.mu.Lock()
+	s.history = []llm.Message{{Role: llm.RoleUser, Content: strings.Repeat("y", 40)}, {Role: llm.RoleAssistant, Content: "z"}}
+	s.mu.Unlock()
+	if got, want := s.promptTokens(specs), estimateTokens([]llm.Message{{Content: "You are a test."}})+14+5; got != want {
+		t.Errorf("a history replaced behind the count's back: %d, want the estimate %d", got, want)
+	}
+}

@@ -21,10 +21,11 @@ type window struct {
 	// of a request over it).
 	told bool
 	// exact is the server's count of the last request and its reply,
-	// which were the system prompt, the tools and history[:covered];
-	// valid is false when there is no such count (no call yet, a server
-	// that sends no usage, a history replaced since).
+	// which were the system prompt, the tools and history[:covered], the
+	// last of them lastCounted; valid is false when there is no such count
+	// (no call yet, a server that sends no usage, a history replaced since).
 	exact, covered int
+	lastCounted    llm.Message
 	valid          bool
 }
 
@@ -75,7 +76,7 @@ func (s *Session) promptTokens(specs []llm.ToolSpec) int {
 	w := &s.window
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.valid && w.covered <= len(hist) {
+	if w.valid && w.covered <= len(hist) && w.covered > 0 && sameMessage(hist[w.covered-1], w.lastCounted) {
 		return w.exact + estimateTokens(hist[w.covered:])
 	}
 	return estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.cfg.System}}) +
@@ -90,11 +91,21 @@ func (s *Session) countedCall(u llm.Usage) {
 	}
 	s.mu.Lock()
 	n := len(s.history)
+	var last llm.Message
+	if n > 0 {
+		last = s.history[n-1]
+	}
 	s.mu.Unlock()
 	w := &s.window
 	w.mu.Lock()
-	w.exact, w.covered, w.valid = u.InputTokens+u.OutputTokens, n, true
+	w.exact, w.covered, w.lastCounted, w.valid = u.InputTokens+u.OutputTokens, n, last, n > 0
 	w.mu.Unlock()
+}
+
+// sameMessage says a and b are one message: a check that the history the
+// server counted is still there (whoever replaced it).
+func sameMessage(a, b llm.Message) bool {
+	return a.Role == b.Role && a.Content == b.Content && a.ToolCallID == b.ToolCallID && len(a.ToolCalls) == len(b.ToolCalls)
 }
 
 // forgetCount drops the server's count: the history it counted is gone.
