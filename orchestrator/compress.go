@@ -125,6 +125,7 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 		target = 0
 	}
 	msgs := s.History()
+	sent := slices.Clone(msgs) // as the server has it in its cache
 	base := estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.cfg.System}}) + estimateSpecs(specs)
 	guessed := s.windowGuessed()
 	if err := tooLongMessage(msgs, base, size); err != nil && !guessed {
@@ -139,7 +140,13 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 			break
 		}
 		prompt := estimateMessage(llm.Message{Role: llm.RoleUser, Content: summaryPrompt})
-		summary, err := s.summarise(ctx, t, specs, shrunk(msgs[:upto], limit-base-prompt))
+		older := shrunk(msgs[:upto], limit-base-prompt)
+		if round == 0 && base+estimateTokens(sent[:upto])+prompt <= limit {
+			// The messages as they were sent, outputs uncut: the server
+			// reads them from its cache, only the prompt is new.
+			older = sent[:upto]
+		}
+		summary, err := s.summarise(ctx, t, specs, older)
 		if err != nil {
 			// What was compressed before the failure is kept.
 			return s.compressed(msgs, before, total, trimmed, summarised), err
