@@ -94,7 +94,8 @@ func decodeBody(t testing.TB, b []byte) wireBody {
 // are the previous request's, byte for byte, and new ones after them; the
 // system prompt comes first and never changes, nor do the tools. Only a
 // compression (one per Compressed event, its summary request aside) starts
-// a new prefix.
+// a new prefix; a summary request starts with the messages as they were
+// sent.
 func TestRequestsOnlyAppend(t *testing.T) {
 	srv := llamatest.Start(llamatest.Options{NCtx: 4096, Reply: readingReply})
 	defer srv.Close()
@@ -108,14 +109,20 @@ func TestRequestsOnlyAppend(t *testing.T) {
 	bodies := srv.Bodies()
 	first := decodeBody(t, bodies[0])
 	var prev wireBody
-	breaks := 0
+	breaks, cachedSummaries := 0, 0
 	for i, b := range bodies {
 		w := decodeBody(t, b)
 		if !bytes.Equal(w.Messages[0], first.Messages[0]) || !bytes.Equal(w.Tools, first.Tools) {
 			t.Fatalf("request %d: the system prompt or the tools changed:\n%s", i+1, w.Messages[0])
 		}
 		if strings.Contains(string(w.Messages[len(w.Messages)-1]), "about to be replaced by a summary") {
-			continue // a summary request
+			// A summary request: when it fits, the previous request's
+			// messages as they were sent, then mm's prompt.
+			older := w.Messages[:len(w.Messages)-1]
+			if len(older) <= len(prev.Messages) && slices.EqualFunc(older, prev.Messages[:len(older)], sameJSON) {
+				cachedSummaries++
+			}
+			continue
 		}
 		if prev.Messages != nil && !(len(w.Messages) > len(prev.Messages) && slices.EqualFunc(prev.Messages, w.Messages[:len(prev.Messages)], sameJSON)) {
 			breaks++
@@ -124,6 +131,9 @@ func TestRequestsOnlyAppend(t *testing.T) {
 	}
 	if n := len(sink.compressions()); breaks != n || n == 0 {
 		t.Errorf("%d requests did not extend the one before, for %d compressions; want as many, and some", breaks, n)
+	}
+	if cachedSummaries == 0 {
+		t.Error("no summary request started with the messages the server had cached")
 	}
 }
 
