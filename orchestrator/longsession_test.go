@@ -78,6 +78,18 @@ type wireBody struct {
 	Tools    json.RawMessage   `json:"tools"`
 }
 
+// hasLongOutput says one of msgs is a tool output long enough to be cut,
+// and not cut.
+func hasLongOutput(msgs []json.RawMessage) bool {
+	for _, raw := range msgs {
+		var m struct{ Role, Content string }
+		if json.Unmarshal(raw, &m) == nil && m.Role == "tool" && len(m.Content) > minTrimmed && !strings.Contains(m.Content, "[mm cut this") {
+			return true
+		}
+	}
+	return false
+}
+
 // sameJSON says a and b are the same bytes.
 func sameJSON(a, b json.RawMessage) bool { return bytes.Equal(a, b) }
 
@@ -118,8 +130,10 @@ func TestRequestsOnlyAppend(t *testing.T) {
 		if strings.Contains(string(w.Messages[len(w.Messages)-1]), "about to be replaced by a summary") {
 			// A summary request: when it fits, the previous request's
 			// messages as they were sent, then mm's prompt.
+			// Its long outputs uncut, although the compression cut them
+			// all before it asked for a summary.
 			older := w.Messages[:len(w.Messages)-1]
-			if len(older) <= len(prev.Messages) && slices.EqualFunc(older, prev.Messages[:len(older)], sameJSON) {
+			if len(older) <= len(prev.Messages) && slices.EqualFunc(older, prev.Messages[:len(older)], sameJSON) && hasLongOutput(older) {
 				cachedSummaries++
 			}
 			continue
