@@ -126,7 +126,7 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 	}
 	msgs := s.History()
 	sent := slices.Clone(msgs) // as the server has it in its cache
-	base := estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.cfg.System}}) + estimateSpecs(specs)
+	base := estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.system}}) + estimateSpecs(specs)
 	guessed := s.windowGuessed()
 	if err := tooLongMessage(msgs, base, size); err != nil && !guessed {
 		return false, err
@@ -275,7 +275,7 @@ const minShrunk = 64
 // summaryPrompt. No hook runs on it.
 func (s *Session) summarise(ctx context.Context, t *turn, specs []llm.ToolSpec, older []llm.Message) (string, error) {
 	msgs := make([]llm.Message, 0, len(older)+2)
-	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.cfg.System})
+	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.system})
 	msgs = append(msgs, older...)
 	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: summaryPrompt})
 	s.sink.Emit(Compressing{})

@@ -12,6 +12,7 @@ import (
 	"github.com/mm-agent/mm/handoff"
 	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/mmconfigs"
 )
 
 // turn gathers what one turn shows besides the answer.
@@ -112,7 +113,16 @@ func (s *Session) runTurn(ctx context.Context, text string) error {
 		t.end("", err)
 		return err
 	}
-	question := handoff.AppendContexts(pg.Prompt, pg.Contexts)
+	// The @path and $name lines are expanded in the question the hooks
+	// left: hooks read it as typed; the model reads, and the history keeps,
+	// the expansion (then the hooks' contexts), so that later turns send
+	// the very same bytes.
+	prompt, err := s.expand(pg.Prompt)
+	if err != nil {
+		t.end("", err)
+		return err
+	}
+	question := handoff.AppendContexts(prompt, pg.Contexts)
 	answer, err := s.loop(ctx, t, question)
 	err = describe(ctx, err)
 	errText := ""
@@ -131,18 +141,28 @@ func (s *Session) runTurn(ctx context.Context, text string) error {
 func (s *Session) loop(ctx context.Context, t *turn, question string) (string, error) {
 	s.appendHistory(llm.Message{Role: llm.RoleUser, Content: question})
 	specs := s.toolSpecs()
+	out := s.cfg.StructuredOutput
+	onText := func(chunk string) { s.sink.Emit(Text{Text: chunk}) }
+	var format *llm.JSONSchemaFormat
+	if out != nil {
+		// The answer is shown once it is checked, so that what is shown
+		// is the JSON alone: never a first answer that was refused.
+		onText = nil
+		format = &llm.JSONSchemaFormat{Name: out.Name, Schema: out.JSON, Strict: true}
+	}
+	retried := false
 	for step := 0; step < s.cfg.MaxSteps; step++ {
 		if err := s.fitWindow(ctx, t, specs); err != nil {
 			return "", err
 		}
-		reply, err := s.callModel(ctx, t, specs)
+		reply, err := s.callModel(ctx, t, specs, format, onText)
 		if refusal, ok := errors.AsType[*llm.ContextTooLongError](err); ok {
 			// The server's window is smaller than mm knew (its /props is
 			// missing or wrong): compress all that can be, and try once more.
 			if err := s.refusedTooLong(ctx, t, specs, refusal); err != nil {
 				return "", err
 			}
-			reply, err = s.callModel(ctx, t, specs)
+			reply, err = s.callModel(ctx, t, specs, format, onText)
 			if again, ok := errors.AsType[*llm.ContextTooLongError](err); ok {
 				return "", fmt.Errorf("%w — even after compressing the conversation: give the model a larger window (the server's context size, e.g. llama-server -c), or lower contextWindow in the configuration", again)
 			}
@@ -156,7 +176,22 @@ func (s *Session) loop(ctx context.Context, t *turn, question string) (string, e
 		s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
 		s.countedCall(reply.Usage)
 		if len(reply.ToolCalls) == 0 {
-			return reply.Content, nil
+			if out == nil {
+				return reply.Content, nil
+			}
+			answer, bad := out.Check(reply.Content)
+			switch {
+			case bad == nil:
+				s.sink.Emit(Text{Text: answer})
+				return answer, nil
+			case retried:
+				return reply.Content, fmt.Errorf("structuredOutput %s: %v (after one retry)", out.Path, bad)
+			}
+			// Once more, saying what was wrong: the next answer is checked
+			// again, and the turn fails if it is no better.
+			retried = true
+			s.appendHistory(llm.Message{Role: llm.RoleUser, Content: retryText(bad)})
+			continue
 		}
 		outputs := s.runToolCalls(ctx, t, reply.ToolCalls)
 		for i, call := range reply.ToolCalls {
@@ -169,15 +204,13 @@ func (s *Session) loop(ctx context.Context, t *turn, question string) (string, e
 	return "", fmt.Errorf("stopped after %d model calls in one turn (maxSteps %d): ask again to go on, or raise maxSteps in the configuration", s.cfg.MaxSteps, s.cfg.MaxSteps)
 }
 
-// callModel sends the conversation to the model, its answer streaming to
-// the sink.
-func (s *Session) callModel(ctx context.Context, t *turn, specs []llm.ToolSpec) (llm.Reply, error) {
+// callModel sends the conversation to the model, its answer going to
+// onText as it streams (nil: held back).
+func (s *Session) callModel(ctx context.Context, t *turn, specs []llm.ToolSpec, format *llm.JSONSchemaFormat, onText func(string)) (llm.Reply, error) {
 	msgs := s.requestMessages()
 	s.sink.Emit(ModelStarted{})
 	sent := time.Now()
-	reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs}, func(chunk string) {
-		s.sink.Emit(Text{Text: chunk})
-	})
+	reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs, Format: format}, onText)
 	t.counted(reply.Usage, time.Since(sent))
 	return reply, err
 }
@@ -188,8 +221,34 @@ func (s *Session) requestMessages() []llm.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	msgs := make([]llm.Message, 0, len(s.history)+1)
-	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.cfg.System})
+	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.system})
 	return append(msgs, s.history...)
+}
+
+// retryText is the message that asks a structuredOutput agent's model once
+// more, after an answer that was not valid.
+func retryText(bad error) string {
+	return "Your answer is not valid: " + bad.Error() + ". Answer again with the JSON alone, valid against the JSON Schema of the system prompt."
+}
+
+// systemPrompt is the configuration's system prompt, and for a
+// structuredOutput agent the schema its answer follows: a server that
+// ignores response_format leaves the model only this to go by. It is the
+// same for every session of the configuration.
+func systemPrompt(cfg *mmconfigs.Config) string {
+	if p := schemaPrompt(cfg); p != "" {
+		return cfg.System + "\n\n" + p
+	}
+	return cfg.System
+}
+
+// schemaPrompt is the system prompt's last part for a structuredOutput
+// agent, "" for others.
+func schemaPrompt(cfg *mmconfigs.Config) string {
+	if cfg.StructuredOutput == nil {
+		return ""
+	}
+	return "Your final answer is JSON alone, with no text around it, valid against this JSON Schema:\n" + string(cfg.StructuredOutput.JSON)
 }
 
 func (s *Session) toolSpecs() []llm.ToolSpec {

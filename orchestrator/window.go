@@ -79,7 +79,7 @@ func (s *Session) promptTokens(specs []llm.ToolSpec) int {
 	if w.valid && w.covered <= len(hist) && w.covered > 0 && sameMessage(hist[w.covered-1], w.lastCounted) {
 		return w.exact + estimateTokens(hist[w.covered:])
 	}
-	return estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.cfg.System}}) +
+	return estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.system}}) +
 		estimateSpecs(specs) + estimateTokens(hist)
 }
 
