@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -233,12 +235,14 @@ type ContextTooLongError struct {
 func (e *ContextTooLongError) Error() string { return e.Provider + ": " + e.Line }
 
 // contextTooLong recognises, in an error body (the whole body or the
-// "error" value inside it), a refusal for a request over the window.
+// "error" value inside it), a refusal for a request over the window:
+// llama.cpp's exceed_context_size_error, OpenAI's context_length_exceeded,
+// or a message that says so in the words of LM Studio, vLLM or OpenAI.
 func contextTooLong(provider, line string, body []byte) *ContextTooLongError {
 	var v struct {
 		Error json.RawMessage `json:"error"`
 	}
-	if json.Unmarshal(body, &v) == nil && len(v.Error) > 0 && v.Error[0] == '{' {
+	if json.Unmarshal(body, &v) == nil && len(v.Error) > 0 {
 		body = v.Error
 	}
 	var e struct {
@@ -249,12 +253,35 @@ func contextTooLong(provider, line string, body []byte) *ContextTooLongError {
 		NCtx         int             `json:"n_ctx"`
 	}
 	if json.Unmarshal(body, &e) != nil {
-		return nil
+		// A bare string: LM Studio's {"error":"The number of tokens …"}.
+		if json.Unmarshal(body, &e.Message) != nil {
+			return nil
+		}
 	}
 	var code string
 	_ = json.Unmarshal(e.Code, &code)
-	if e.Type != "exceed_context_size_error" && code != "context_length_exceeded" {
+	said := e.Type == "exceed_context_size_error" || code == "context_length_exceeded"
+	for _, re := range windowWords() {
+		if m := re.FindStringSubmatch(e.Message); m != nil {
+			said = true
+			if e.NCtx == 0 {
+				e.NCtx, _ = strconv.Atoi(m[1])
+			}
+		}
+	}
+	if !said {
 		return nil
 	}
 	return &ContextTooLongError{Provider: provider, Line: line, PromptTokens: e.PromptTokens, Window: e.NCtx}
 }
+
+// windowWords are the messages of servers that refuse a request over their
+// window without a type or code that says so, each with the window it
+// names: LM Studio's two, vLLM's and OpenAI's older one.
+var windowWords = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)greater than the context length \(n_keep: \d+ ?>= ?n_ctx: (\d+)\)`),
+		regexp.MustCompile(`(?i)loaded with context length of only (\d+) tokens`),
+		regexp.MustCompile(`(?i)maximum context length is (\d+) tokens`),
+	}
+})

@@ -140,7 +140,20 @@ func TestContextTooLong(t *testing.T) {
 			wantPrompt: 4476, wantCtx: 4096},
 		{name: "openai", status: 400,
 			body:     `{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`,
-			wantLine: "llamacpp: HTTP 400: This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages."},
+			wantLine: "llamacpp: HTTP 400: This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.",
+			wantCtx:  8192},
+		{name: "lm studio", status: 400,
+			body:     `{"error":"The number of tokens to keep from the initial prompt is greater than the context length (n_keep: 13055>= n_ctx: 4096). Try to load the model with a larger context length, or provide a shorter input."}`,
+			wantLine: "llamacpp: HTTP 400: The number of tokens to keep from the initial prompt is greater than the context length (n_keep: 13055>= n_ctx: 4096). Try to load the model with a larger context length, or provide a shorter input.",
+			wantCtx:  4096},
+		{name: "lm studio, older", status: 400,
+			body:     `{"error":"Trying to keep the first 10136 tokens when context the overflows. However, the model is loaded with context length of only 7866 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input."}`,
+			wantLine: "llamacpp: HTTP 400: Trying to keep the first 10136 tokens when context the overflows. However, the model is loaded with context length of only 7866 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input.",
+			wantCtx:  7866},
+		{name: "vllm", status: 400,
+			body:     `{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.","type":"BadRequestError","param":null,"code":400}`,
+			wantLine: "llamacpp: HTTP 400: This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.",
+			wantCtx:  4096},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
