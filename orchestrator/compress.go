@@ -75,7 +75,11 @@ const (
 // Trimming tool outputs: an output the model has read and that is longer
 // than minTrimmed bytes keeps its first keptOfOutput characters and a note.
 const (
-	minTrimmed   = 1024
+	// minTrimmed: cutting a shorter output saves less than a hundred
+	// tokens, and costs the model what it read.
+	minTrimmed = 1024
+	// keptOfOutput is a few lines: a listing's first entries, an error's
+	// first line, enough for the model to know what it had.
 	keptOfOutput = 240
 )
 
@@ -91,7 +95,12 @@ func trimmedOutput(name, content string) string {
 // the compression's target (the latest turn is always kept), and a
 // compression summarises at most maxSummaries times.
 const (
-	keepShare    = 0.5
+	// keepShare: half the target for the latest turns verbatim, half for
+	// the summary and what comes next.
+	keepShare = 0.5
+	// maxSummaries bounds the model calls of one compression: a round
+	// summarises what the one before could not fit in its request, and a
+	// summary of a summary and nothing else is never asked for.
 	maxSummaries = 4
 	// targetShare of compressAt × window is what a compression brings the
 	// request down to: well under the threshold, so that the next calls
@@ -266,7 +275,8 @@ func shrunk(older []llm.Message, budget int) []llm.Message {
 	return out
 }
 
-// minShrunk is the shortest message shrunk for a summary request.
+// minShrunk is the shortest message shrunk for a summary request: a
+// shorter one is a few tokens, and cutting it saves nothing.
 const minShrunk = 64
 
 // summarise asks the model to summarise older, the first part of the
