@@ -22,8 +22,9 @@ func (UserText) event() {}
 // message as UserText, each answer as Text, and each tool call whole, as
 // one ToolEnded carrying its input, its output as the model read it and
 // how it ended. An /ask… exchange is the command "/ask <agent>
-// <question as sent>", then the answer as read. Any other message (a
-// system one) is an info Notice.
+// <question as sent>", then the answer as read. The note a compression
+// puts before its summary, and any other message (a system one), is an
+// info Notice.
 //
 // Hook runs are not part of a history, so none is replayed; nor is what an
 // asked agent streamed while it answered: ask_agent's call shows the
@@ -44,6 +45,12 @@ func Replay(history []llm.Message) []Event {
 		}
 		switch m.Role {
 		case llm.RoleUser:
+			if m.Content == compressedNote {
+				// mm's, not the person's: the summary, the model's answer
+				// to it, follows.
+				evs = append(evs, Notice{Kind: NoticeInfo, Text: m.Content})
+				continue
+			}
 			if agent, q, answer, ok := handoff.SplitHistoryEntry(m.Content); ok {
 				// An /ask… exchange: the command, then its answer.
 				evs = append(evs, UserText{Text: "/ask " + agent + " " + q})

@@ -73,6 +73,15 @@ func TestReplay(t *testing.T) {
 			UserText{Text: "/ask expert why?"},
 			Text{Text: "because"},
 		}},
+		{"a compressed history", []llm.Message{
+			{Role: llm.RoleUser, Content: compressedNote},
+			{Role: llm.RoleAssistant, Content: "We listed the files."},
+			{Role: llm.RoleUser, Content: "and now?"},
+		}, []Event{
+			Notice{Kind: NoticeInfo, Text: compressedNote},
+			Text{Text: "We listed the files."},
+			UserText{Text: "and now?"},
+		}},
 		{"nothing", nil, nil},
 	}
 	for _, tt := range tests {
