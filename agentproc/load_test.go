@@ -3,6 +3,7 @@ package agentproc
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 // TestLoadEarlierSession: an agent with an earlier session is asked to
@@ -62,5 +63,42 @@ func TestLoadCrash(t *testing.T) {
 	}
 	if got, want := err.Error(), `start agent "fake": exited (exit status 3): boom: crashed while loading`; got != want {
 		t.Errorf("error = %q, want %q", got, want)
+	}
+}
+
+// TestCommandAgentLoads: an agent by command, not an mm, loads an earlier
+// session as an mm does when its initialize offers loadSession; the load
+// is part of the start, bounded by the start timeout.
+func TestCommandAgentLoads(t *testing.T) {
+	tests := []struct {
+		name, earlier string
+		session, err  string
+	}{
+		{"loaded", "s-old", "s-old", ""},
+		{"no answer", "s-hang", "", `start agent "other": no answer to session/load within 1s: fakeagent: reading a long history`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := commandOptions(t, "foreign")
+			opts.Session = tt.earlier
+			opts.StartTimeout = time.Second
+			ctx, cancel := context.WithTimeout(context.Background(), wait)
+			defer cancel()
+			a, err := Start(ctx, opts)
+			if err != nil {
+				if err.Error() != tt.err {
+					t.Errorf("error\n got %q\nwant %q", err, tt.err)
+				}
+				leftIn(t, opts.Dir)
+				return
+			}
+			defer a.Close()
+			if tt.err != "" {
+				t.Fatalf("Start succeeded, want %q", tt.err)
+			}
+			if a.SessionID() != tt.session || a.NotLoaded() != "" {
+				t.Errorf("session %q, not loaded %q; want %q loaded", a.SessionID(), a.NotLoaded(), tt.session)
+			}
+		})
 	}
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -59,7 +57,7 @@ func (s *Session) handOff(ctx context.Context, t *turn, req askRequest) askResul
 // runHandOff runs design.md §4: resolve, depth, preAsk, the asked agent,
 // postAsk.
 func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest) askResult {
-	path, ok := s.cfg.Agents[req.agent]
+	agent, ok := s.cfg.Agents[req.agent]
 	if !ok {
 		return askResult{err: &handoff.UnknownAgentError{Name: req.agent, Known: s.cfg.AgentNames()}}
 	}
@@ -68,13 +66,16 @@ func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest) askRe
 	}
 	ask := handoff.Ask{
 		Agent:       req.agent,
-		Config:      path,
-		AgentModel:  agentModel(path),
+		Config:      agent.Config,
 		Via:         req.via,
 		WithContext: req.withContext,
 		Depth:       s.depth,
 		Prompt:      req.question,
 	}
+	if agent.Kind == mmconfigs.AgentFile {
+		ask.AgentModel = agentModel(agent.Config)
+	}
+	ask.AgentCommand, ask.AgentHost = describeAgent(agent)
 	if req.withContext {
 		ask.Transcript = req.transcript
 	}
@@ -90,7 +91,7 @@ func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest) askRe
 
 	start := time.Now()
 	actx, cancel := context.WithTimeout(ctx, s.cfg.AskTimeout)
-	answer, err := s.asks.prompt(actx, req.agent, path, msg)
+	answer, err := s.asks.prompt(actx, req.agent, agent, msg)
 	timedOut := actx.Err() == context.DeadlineExceeded && ctx.Err() == nil
 	cancel()
 	// askTimeout cancels the hand-off like Ctrl-C does (design §4.10):
@@ -157,20 +158,17 @@ func readHeads(path string, keys ...string) ([]string, error) {
 	return out, nil
 }
 
-// childEnv is the environment of an asked agent's process.
+// childEnv is the environment of an asked mm's process (by file, or by
+// command): config is its file, when it has one here.
 func (s *Session) childEnv(name, config string) []string {
 	env := withEnv(s.environ, "MM_CONFIG", config)
 	env = withEnv(env, "MM_ASKED_DEPTH", strconv.Itoa(s.depth+1))
 	env = withEnv(env, "MM_ASK_MAX_DEPTH", strconv.Itoa(s.maxDepth))
-	chain := name
-	if s.chain != "" {
-		chain = s.chain + "/" + name
-	}
-	env = withEnv(env, "MM_ASK_CHAIN", chain)
+	env = withEnv(env, "MM_ASK_CHAIN", s.childChain(name))
 	// What an asked agent is told is this session's: it is saved when
-	// this session is, and not when it is not.
+	// this session is, and not when it is not (over ssh, see remote).
 	if s.saved() {
-		return slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "MM_NO_SAVE=") })
+		return withoutEnv(env, "MM_NO_SAVE")
 	}
 	return withEnv(env, "MM_NO_SAVE", "1")
 }

@@ -67,6 +67,9 @@ func (s *server) ListSessions(ctx context.Context, p acp.ListSessionsRequest) (a
 			return acp.ListSessionsResponse{}, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %q is not an absolute path", *p.Cwd)})
 		}
 		cwd = *p.Cwd
+		if s.opts.Cwd != "" {
+			cwd = s.opts.Cwd // every session's folder, as in start
+		}
 	}
 	list, err := s.opts.Store.List(ctx, cwd)
 	if err != nil {

@@ -36,6 +36,10 @@ type Options struct {
 	Session orchestrator.Options
 	// Version is mm's version, sent in initialize.
 	Version string
+	// Cwd, when set, is every session's working folder, whatever
+	// session/new says: an mm asked over ssh (mm -acp --session-cwd) works
+	// in a folder of its own machine, not of the asking one.
+	Cwd string
 	// NewSession starts a session; nil means orchestrator.New.
 	NewSession func(ctx context.Context, opts orchestrator.Options) (Session, error)
 	// Configure, when set, completes each session's options once their Cwd
@@ -192,6 +196,9 @@ func (s *server) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.N
 func (s *server) start(cwd string, mcp []acp.McpServer, save func(orchestrator.Options) (Saved, error)) (*session, error) {
 	o := s.opts.Session
 	o.Cwd = cwd
+	if s.opts.Cwd != "" {
+		o.Cwd = s.opts.Cwd
+	}
 	if s.opts.Configure != nil {
 		if err := s.opts.Configure(&o); err != nil {
 			s.log.line("mm: " + err.Error())
@@ -217,7 +224,7 @@ func (s *server) start(cwd string, mcp []acp.McpServer, save func(orchestrator.O
 		ctx:          s.ctx,
 		log:          s.log,
 		id:           id,
-		cwd:          cwd,
+		cwd:          o.Cwd,
 		displayHooks: o.Config != nil && o.Config.DisplayHooks,
 	}
 	o.Sink = sk
