@@ -47,8 +47,8 @@ type Config struct {
 	// each one's Name is its key. Command, args and env values are as
 	// written: the session expands $VAR in them.
 	MCPServers map[string]tools.MCPServer
-	// Agents maps each name this agent may ask to its absolute config path.
-	Agents      map[string]string
+	// Agents are the agents this one may ask (mmConfigs), by name.
+	Agents      map[string]Agent
 	MaxAskDepth int
 	AskTimeout  time.Duration
 	// MaxSteps bounds the model calls of one turn.

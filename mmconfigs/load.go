@@ -209,17 +209,14 @@ func (c *Config) parseAgents(n *yaml.Node) error {
 		if !validAgentName(name) {
 			return errors.New("an agent's name must match [a-z0-9][a-z0-9_-]* (it becomes /ask-<name>)")
 		}
-		var p string
-		if err := decodeScalar(v, &p, "the path of the agent's configuration file"); err != nil {
+		a, err := c.parseAgent(v)
+		if err != nil {
 			return err
 		}
-		if strings.TrimSpace(p) == "" {
-			return errors.New("path must not be empty")
-		}
 		if c.Agents == nil {
-			c.Agents = map[string]string{}
+			c.Agents = map[string]Agent{}
 		}
-		c.Agents[name] = c.abs(p)
+		c.Agents[name] = a
 		return nil
 	})
 }

@@ -132,8 +132,8 @@ hooks:
 		{"mcp", c.MCPServers["fs"].Command + " " + strings.Join(c.MCPServers["fs"].Args, " ") + " " + c.MCPServers["fs"].Env["A"], "npx -y server b"},
 		{"mcp name", c.MCPServers["fs"].Name, "fs"}, // one type: tools.MCPServer, named by its key
 		{"agents", strings.Join(c.AgentNames(), ","), "expert,zed"},
-		{"expert path", c.Agents["expert"], filepath.Join(dir, "agent.expert.yaml")},
-		{"abs path", c.Agents["zed"], "/abs/z.yaml"},
+		{"expert path", c.Agents["expert"].Config, filepath.Join(dir, "agent.expert.yaml")},
+		{"abs path", c.Agents["zed"].Config, "/abs/z.yaml"},
 		{"maxAskDepth", c.MaxAskDepth, 2},
 		{"askTimeout", c.AskTimeout, 90 * time.Second},
 		{"maxSteps", c.MaxSteps, 7},

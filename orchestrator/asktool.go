@@ -10,6 +10,7 @@ import (
 
 	"github.com/mm-agent/mm/handoff"
 	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/tools"
 )
 
@@ -37,7 +38,7 @@ func (a askTool) spec() llm.ToolSpec {
 	for _, n := range names {
 		d := ""
 		if describe {
-			if c, err := agentDescription(a.s.cfg.Agents[n]); err == nil && c != "" {
+			if c := a.s.agentDescription(n); c != "" {
 				d = ": " + c
 			}
 		}
@@ -94,7 +95,13 @@ func (a askTool) run(ctx context.Context, t *turn, input json.RawMessage, start 
 	return tools.Result{Output: out}, handoff.Summary(in.Agent, utf8.RuneCountInString(r.answer), r.replaced), false
 }
 
-// agentDescription reads an asked configuration's description, best effort.
-func agentDescription(path string) (string, error) {
-	return readHead(path, "description")
+// agentDescription is an asked agent's description: its mmConfigs
+// entry's description:, else (for an mm by file) its file's, best effort.
+func (s *Session) agentDescription(name string) string {
+	a := s.cfg.Agents[name]
+	if a.Description != "" || a.Kind != mmconfigs.AgentFile {
+		return a.Description
+	}
+	d, _ := readHead(a.Config, "description")
+	return d
 }
