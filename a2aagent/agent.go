@@ -32,6 +32,9 @@ type Options struct {
 	Token, TokenEnv string
 	// Client makes the requests; nil: a client of the Agent's own.
 	Client *http.Client
+	// ContextID is the A2A context to go on with (a resumed session's);
+	// "": the agent starts one at the first question.
+	ContextID string
 }
 
 // Agent is one A2A agent as one mm session asks it: its card, read once,
@@ -53,7 +56,7 @@ func New(opts Options) (*Agent, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("agent %q: a2a: %q is not an http:// or https:// URL", opts.Name, opts.URL)
 	}
-	a := &Agent{opts: opts, client: opts.Client}
+	a := &Agent{opts: opts, client: opts.Client, contextID: opts.ContextID}
 	if a.client == nil {
 		a.own = http.DefaultTransport.(*http.Transport).Clone()
 		a.client = &http.Client{Transport: a.own}
@@ -74,6 +77,15 @@ func (a *Agent) Card() *a2a.AgentCard {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.card
+}
+
+// ReadCard reads the agent card, if it was not yet, and returns it (mm
+// check).
+func (a *Agent) ReadCard(ctx context.Context) (*a2a.AgentCard, error) {
+	if err := a.readCard(ctx); err != nil {
+		return nil, err
+	}
+	return a.Card(), nil
 }
 
 // Prompt sends text as one message and returns once the agent's task has

@@ -31,7 +31,7 @@ func (e *testAgent) Execute(ctx context.Context, rc *a2asrv.RequestContext, q ev
 	e.contexts = append(e.contexts, rc.Message.ContextID)
 	e.mu.Unlock()
 	if rc.StoredTask == nil {
-		if err := q.Write(ctx, a2a.NewSubmittedTask(rc, rc.Message)); err != nil {
+		if err := q.Write(ctx, a2a.NewStatusUpdateEvent(rc, a2a.TaskStateSubmitted, nil)); err != nil {
 			return err
 		}
 	}

@@ -113,6 +113,8 @@ func policy() []allow {
 		{pkg: "frontend", imports: []string{"frontend/markdown", "mmconfigs", "orchestrator"}},
 		// The editor front end reads its peer's messages as acpconn does.
 		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "orchestrator"}},
+		// mm serve --a2a: a front end over orchestrator.Session, as -acp is.
+		{pkg: "frontend/a2a", imports: []string{"orchestrator"}},
 		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 
 		// The design's cmd/mm → frontend. Not drawn, what main wires: the
@@ -125,7 +127,7 @@ func policy() []allow {
 		// an --ask message read from stdin, and its error (internal/acpconn,
 		// internal/regularfile).
 		{pkg: "cmd/mm", imports: []string{
-			"frontend", "frontend/acp", "frontend/tui",
+			"frontend", "frontend/a2a", "frontend/acp", "frontend/tui",
 			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc",
 			"internal/regularfile", "llm", "mmconfigs", "orchestrator",
 		}},
