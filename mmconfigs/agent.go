@@ -66,7 +66,8 @@ type Agent struct {
 	MM string
 	// SSHArgs go to ssh before the host (-p 2222, -o …, -F file).
 	SSHArgs []string
-	// URL is the AgentA2A's base URL, where its agent card is found.
+	// URL is the AgentA2A's base URL, where its agent card is found, as
+	// written ($VAR is expanded when it is asked).
 	URL string
 	// TokenEnv names the variable holding the AgentA2A's bearer token; ""
 	// for none.
@@ -193,6 +194,9 @@ func decodeURL(n *yaml.Node) (string, error) {
 	var s string
 	if err := decodeNonEmpty(n, &s, "the agent's URL, like http://host:port/"); err != nil {
 		return "", err
+	}
+	if strings.Contains(s, "$") {
+		return s, nil // checked once $VAR is expanded, when it is asked
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -44,7 +44,7 @@ mmConfigs:
 		"local": {Kind: AgentCommand, Command: []string{filepath.Join(dir, "bin/agent"), "$MM_BIN", "-acp"}},
 		"remote": {Kind: AgentSSH, Host: "me@build.lan", Config: "agents/expert.yaml", MM: "~/bin/mm",
 			SSHArgs: []string{"-p", "2222"}, Cwd: "/srv/repo", Description: "the build machine's expert"},
-		"short": {Kind: AgentSSH, Host: "host", Config: "e.yaml"},
+		"short":    {Kind: AgentSSH, Host: "host", Config: "e.yaml"},
 		"reviewer": {Kind: AgentA2A, URL: "http://127.0.0.1:9000/", TokenEnv: "REVIEWER_TOKEN", Description: "reviews a change"},
 	}
 	if !reflect.DeepEqual(c.Agents, want) {

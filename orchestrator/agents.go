@@ -130,7 +130,9 @@ func ProbeAgents(ctx context.Context, cfg *mmconfigs.Config, cwd string, environ
 // probeA2A reads the agent card of an agent served over A2A: "<name>
 // <version>" as the card says.
 func probeA2A(ctx context.Context, name string, a mmconfigs.Agent, environ []string) (string, error) {
-	p, err := a2aagent.New(a2aagent.Options{Name: name, URL: a.URL, Token: envMap(environ)[a.TokenEnv], TokenEnv: a.TokenEnv})
+	vars := envMap(environ)
+	url := os.Expand(a.URL, func(k string) string { return vars[k] })
+	p, err := a2aagent.New(a2aagent.Options{Name: name, URL: url, Token: vars[a.TokenEnv], TokenEnv: a.TokenEnv})
 	if err != nil {
 		return "", err
 	}
@@ -162,7 +164,7 @@ func describeAgent(a mmconfigs.Agent, expand func(string) string) (command []str
 	case mmconfigs.AgentSSH:
 		return nil, a.Host, ""
 	case mmconfigs.AgentA2A:
-		return nil, "", a.URL
+		return nil, "", expand(a.URL)
 	}
 	return nil, "", ""
 }

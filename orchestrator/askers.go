@@ -106,7 +106,7 @@ func (a *askers) promptA2A(ctx context.Context, ag *askedAgent, name string, age
 				return "", fmt.Errorf("agent %q: $%s is empty: set it to the agent's token (tokenEnv: in its mmConfigs entry)", name, agent.TokenEnv)
 			}
 		}
-		p, err := a2aagent.New(a2aagent.Options{Name: name, URL: agent.URL, Token: token, TokenEnv: agent.TokenEnv,
+		p, err := a2aagent.New(a2aagent.Options{Name: name, URL: a.s.expander()(agent.URL), Token: token, TokenEnv: agent.TokenEnv,
 			ContextID: a.s.askedSession(name)})
 		if err != nil {
 			return "", err
