@@ -112,7 +112,9 @@ func (x *executor) Execute(ctx context.Context, rc *a2asrv.RequestContext, q eve
 		return x.end(ctx, rc, q, a2a.TaskStateFailed, err.Error())
 	}
 	if out.artifact != "" {
-		last := a2a.NewArtifactUpdateEvent(rc, out.artifact)
+		// The artifact's end, with an empty text: A2A wants parts in every
+		// artifact, and clients (the JS SDK) read them.
+		last := a2a.NewArtifactUpdateEvent(rc, out.artifact, a2a.TextPart{Text: ""})
 		last.LastChunk = true
 		if err := q.Write(ctx, last); err != nil {
 			return err
