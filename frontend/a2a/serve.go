@@ -68,6 +68,8 @@ type Options struct {
 	// Log gets one line per problem the server met (a session that could
 	// not start, a client cut off).
 	Log io.Writer
+	// WriteTimeout bounds each write to a client; 0 for writeTimeout.
+	WriteTimeout time.Duration
 }
 
 // Serve serves the agent on ln until ctx is done; then it cancels the
@@ -82,6 +84,9 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 	}
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = writeTimeout
 	}
 	tasksCtx, cancelTasks := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelTasks()
@@ -140,13 +145,13 @@ func Handler(x a2asrv.AgentExecutor, opts Options, url string) http.Handler {
 		a2asrv.WithLogger(quiet)))
 	mux := http.NewServeMux()
 	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
-	mux.Handle("/", guard(opts.Token, rpc))
+	mux.Handle("/", guard(opts.Token, opts.WriteTimeout, rpc))
 	return mux
 }
 
 // guard checks the bearer token, limits the body, and puts a deadline on
 // each write to the client.
-func guard(token string, next http.Handler) http.Handler {
+func guard(token string, timeout time.Duration, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if token != "" {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -157,7 +162,7 @@ func guard(token string, next http.Handler) http.Handler {
 			}
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
-		next.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w)}, r)
+		next.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: timeout}, r)
 	})
 }
 
@@ -165,11 +170,12 @@ func guard(token string, next http.Handler) http.Handler {
 // that stops reading ends its request instead of holding it for ever.
 type deadlineWriter struct {
 	http.ResponseWriter
-	rc *http.ResponseController
+	rc      *http.ResponseController
+	timeout time.Duration
 }
 
 func (d *deadlineWriter) Write(p []byte) (int, error) {
-	_ = d.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	_ = d.rc.SetWriteDeadline(time.Now().Add(d.timeout))
 	return d.ResponseWriter.Write(p)
 }
 

@@ -8,9 +8,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mm-agent/mm/a2aagent"
 	"github.com/mm-agent/mm/internal/mustend"
@@ -33,6 +36,20 @@ func (s *fakeSession) Prompt(ctx context.Context, text string) error {
 		return ctx.Err()
 	case "fail":
 		return errors.New("cannot reach ollama at http://localhost:11434/v1: is it running?")
+	case "flood":
+		// Far more than a socket's buffers: a client that does not read
+		// stops it.
+		piece := strings.Repeat("x", 64<<10)
+		for range 64 {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s.sink.Emit(orchestrator.Text{Text: piece})
+		}
+		s.f.mu.Lock()
+		s.f.floods++
+		s.f.mu.Unlock()
+		return nil
 	}
 	s.sink.Emit(orchestrator.Text{Text: "echo: "})
 	s.sink.Emit(orchestrator.Text{Agent: "expert", Text: "an asked agent's text, not the answer"})
@@ -51,6 +68,7 @@ func (s *fakeSession) Close() error {
 type fakes struct {
 	mu              sync.Mutex
 	started, closed int
+	floods          int // flood answers written to their end
 	waiting         chan struct{}
 }
 
@@ -258,5 +276,86 @@ func TestShutdownCancelsRunningTasks(t *testing.T) {
 	}
 	if started, closed := f.counts(); started != 1 || closed != 1 {
 		t.Errorf("started %d, closed %d sessions; want every one closed", started, closed)
+	}
+}
+
+// TestSlowClient: a client that asks and stops reading is cut off at the
+// write timeout; its task goes on to its end, and others are answered
+// meanwhile.
+func TestSlowClient(t *testing.T) {
+	url, f, _ := serve(t, Options{WriteTimeout: 200 * time.Millisecond})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(strings.TrimSuffix(url, "/"), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"message/stream","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"flood"}]}}}`
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	// It reads nothing; another client is answered all the same.
+	if shown, err := ask(context.Background(), client(t, url, ""), "meanwhile"); shown != "echo: meanwhile" || err != "" {
+		t.Errorf("beside a slow client: %q, %q", shown, err)
+	}
+	mustend.WaitFor(t, "the slow client's task to end", func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.floods == 1
+	})
+}
+
+// TestFlood: far more requests at once than tasks may run; each is
+// answered or refused with a clean A2A outcome, and the server stays up.
+func TestFlood(t *testing.T) {
+	url, _, _ := serve(t, Options{MaxTasks: 4, MaxSessions: 8})
+	var wg sync.WaitGroup
+	errs := make(chan string, 200)
+	for range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a, _ := a2aagent.New(a2aagent.Options{Name: "served", URL: url})
+			defer a.Close()
+			if _, err := ask(context.Background(), a, "hi"); err != "" {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		switch err {
+		case `agent "served": the task failed: mm serve is running 4 tasks, its limit: try again when one has ended`,
+			`agent "served": the task failed: mm serve holds 8 conversations, all answering: try again when one has ended`:
+		default:
+			t.Errorf("a request of the flood: %s", err)
+		}
+	}
+	if shown, err := ask(context.Background(), client(t, url, ""), "after"); shown != "echo: after" || err != "" {
+		t.Errorf("after the flood: %q, %q", shown, err)
+	}
+}
+
+// TestWriteDeadline: a write to a client that reads nothing fails at the
+// deadline, so that its request ends instead of holding for ever.
+func TestWriteDeadline(t *testing.T) {
+	failed := make(chan error, 1)
+	h := guard("", 100*time.Millisecond, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		piece := bytes.Repeat([]byte("x"), 1<<20)
+		for {
+			if _, err := w.Write(piece); err != nil {
+				failed <- err
+				return
+			}
+		}
+	}))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprint(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	if err := <-failed; !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("the write to a client that reads nothing: %v, want a deadline exceeded", err)
 	}
 }
