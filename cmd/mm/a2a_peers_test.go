@@ -10,10 +10,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mm-agent/mm/a2aagent"
 	"github.com/mm-agent/mm/internal/nodetest"
 )
 
@@ -45,8 +47,8 @@ func startLined(t *testing.T, cmd *exec.Cmd, out io.ReadCloser) (string, *bufio.
 
 // TestA2AJSClient is the A2A JavaScript SDK (@a2a-js/sdk 0.3.14, A2A 0.3)
 // as a client of mm serve --a2a: the card, two answers in one context, a
-// task cancelled mid-stream, a wrong token; then SIGTERM ends mm serve
-// cleanly.
+// task cancelled mid-stream, a wrong token; then SIGTERM during a task
+// cancels it and ends mm serve cleanly.
 func TestA2AJSClient(t *testing.T) {
 	peers := a2aPeers(t)
 	dir := t.TempDir()
@@ -89,8 +91,25 @@ wrong token: refused (401)
 		t.Errorf("client.mjs wrote\n%s\nwant\n%s", out, want)
 	}
 
+	// SIGTERM while a task runs: the task is cancelled, its client reads
+	// so, and mm serve exits.
+	asker, err := a2aagent.New(a2aagent.Options{Name: "served", URL: url[1], Token: "tok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := make(chan struct{})
+	ended := make(chan error, 1)
+	var once sync.Once
+	go func() {
+		ended <- asker.Prompt(ctx, "slow", func(string) { once.Do(func() { close(began) }) })
+	}()
+	<-began
 	if err := serve.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
+	}
+	wantErr := `agent "served": the agent cancelled the task: mm serve is stopping`
+	if err := <-ended; err == nil || err.Error() != wantErr {
+		t.Errorf("a task under way at SIGTERM: %v, want %s", err, wantErr)
 	}
 	after, _ := io.ReadAll(rest)
 	err = serve.Wait()
