@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/chzyer/readline"
 )
@@ -28,8 +29,10 @@ type terminalReader struct{ rl *readline.Instance }
 // newTerminalReader edits lines on the terminal, keeping them in
 // historyFile ("" for none), which stays HistoryMode also after readline
 // rewrites it (as a new file) to trim it.
-func newTerminalReader(historyFile string, stdin io.ReadCloser, stdout io.Writer) (lineReader, error) {
+// Tab completes an @path or $name line through complete.
+func newTerminalReader(historyFile string, stdin io.ReadCloser, stdout io.Writer, complete *lineCompleter) (lineReader, error) {
 	rl, err := readline.NewEx(&readline.Config{
+		AutoComplete:      complete,
 		Prompt:            "› ",
 		HistoryFile:       historyFile,
 		InterruptPrompt:   "^C",
@@ -48,6 +51,38 @@ func newTerminalReader(historyFile string, stdin io.ReadCloser, stdout io.Writer
 		}
 	}
 	return &terminalReader{rl: rl}, nil
+}
+
+// lineCompleter completes the line mode's @path and $name lines (Complete),
+// once the session says where its paths start and which skills it has.
+type lineCompleter struct {
+	mu     sync.Mutex
+	cwd    string
+	skills []string
+}
+
+// set is called once the session has started.
+func (c *lineCompleter) set(cwd string, skills []string) {
+	c.mu.Lock()
+	c.cwd, c.skills = cwd, skills
+	c.mu.Unlock()
+}
+
+// Do is readline's completion: the rests of the candidates, and how many
+// characters before the cursor they continue.
+func (c *lineCompleter) Do(line []rune, pos int) ([][]rune, int) {
+	c.mu.Lock()
+	cwd, skills := c.cwd, c.skills
+	c.mu.Unlock()
+	if cwd == "" {
+		return nil, 0
+	}
+	rests, matched := Complete(string(line[:pos]), cwd, skills)
+	out := make([][]rune, len(rests))
+	for i, r := range rests {
+		out[i] = []rune(r)
+	}
+	return out, len([]rune(matched))
 }
 
 // HistoryMode is the line history's: what a person typed, a key pasted

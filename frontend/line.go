@@ -47,6 +47,34 @@ type Session interface {
 	Close() error
 }
 
+// continuePrompt is the prompt of a line that goes on the one before.
+const continuePrompt = "… "
+
+// continued joins the lines that follow line while each ends with a
+// backslash, with a line break in place of it: a question of several lines
+// (a question, then an @path line) typed line by line.
+func continued(in lineReader, line string) string {
+	for {
+		head, more := strings.CutSuffix(strings.TrimRight(line, " \t"), "\\")
+		if !more {
+			return line
+		}
+		head = strings.TrimRight(head, " \t")
+		next, err := in.ReadLine(continuePrompt)
+		if err != nil {
+			return head
+		}
+		line = head + "\n" + next
+	}
+}
+
+// completionSource is what a session says for the completion of @path and
+// $name lines: where its paths start, and its skills.
+type completionSource interface {
+	Cwd() string
+	Skills() []string
+}
+
 // lineCommands are the slash commands the line mode offers, and its keys.
 func lineCommands() orchestrator.CommandSet {
 	return orchestrator.CommandSet{
@@ -75,8 +103,9 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 	// Everything the line mode shows is for a person.
 	opts.Stderr = newVisibleWriter(opts.Stderr)
 	var in lineReader
+	completer := &lineCompleter{}
 	if opts.Terminal {
-		tr, err := newTerminalReader(opts.HistoryFile, opts.Stdin, opts.Stdout)
+		tr, err := newTerminalReader(opts.HistoryFile, opts.Stdin, opts.Stdout, completer)
 		if err != nil {
 			fmt.Fprintf(opts.Stderr, "mm: line editing unavailable (%v); reading plain lines\n", err)
 			in = newPipeReader(opts.Stdin)
@@ -107,6 +136,9 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 		return 1
 	}
 	defer s.Close()
+	if c, ok := s.(completionSource); ok {
+		completer.set(c.Cwd(), c.Skills())
+	}
 	fmt.Fprintln(opts.Stdout, banner)
 	for _, w := range s.Warnings() {
 		fmt.Fprintln(opts.Stdout, "⚠ "+w)
@@ -130,6 +162,7 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 		case err != nil:
 			return exit()
 		}
+		line = continued(in, line)
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue

@@ -80,9 +80,15 @@ func (s *spinner) draw(now time.Time) {
 		s.erase()
 		return
 	}
-	frame := spinnerFrames[int(now.Sub(s.prog.Since())/spinnerTick)%len(spinnerFrames)]
-	io.WriteString(s.tty, eraseLine+frame+" "+Visible(line)+"\x1b[K")
+	io.WriteString(s.tty, eraseLine+spinnerFrame(now.Sub(s.prog.Since()))+" "+Visible(line)+"\x1b[K")
 	s.shown = true
+}
+
+// spinnerFrame is the frame shown after elapsed. A tick delivered late
+// carries a time from before a wait begun since: a negative elapsed shows
+// the first frame.
+func spinnerFrame(elapsed time.Duration) string {
+	return spinnerFrames[max(0, int(elapsed/spinnerTick))%len(spinnerFrames)]
 }
 
 // erase clears the spinner's line if it is shown; the caller holds mu.

@@ -193,12 +193,9 @@ func resolveEntry(ev Event, n *yaml.Node, configDir string) (Entry, error) {
 	case raw.Command != nil && raw.Wasm != "":
 		return Entry{}, errors.New("give command or wasm, not both")
 	case raw.Wasm != "":
-		p := raw.Wasm
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(configDir, p)
-		}
-		if st, err := os.Stat(p); err != nil || st.IsDir() {
-			return Entry{}, fmt.Errorf("wasm: no module at %s%s", p, buildHint(p))
+		p, err := ModulePath(configDir, raw.Wasm)
+		if err != nil {
+			return Entry{}, err
 		}
 		e.Wasm = p
 	case strings.TrimSpace(command) == "":
@@ -209,22 +206,9 @@ func resolveEntry(ev Event, n *yaml.Node, configDir string) (Entry, error) {
 			return Entry{}, errors.New("read and write only apply to a wasm hook — remove them, or give wasm: a module")
 		}
 	}
-	seen := map[string]bool{}
-	for _, group := range []struct {
-		in  []string
-		out *[]string
-	}{{raw.Read, &e.Read}, {raw.Write, &e.Write}} {
-		for _, f := range group.in {
-			clean, err := cleanFolder(f)
-			if err != nil {
-				return Entry{}, err
-			}
-			if seen[clean] {
-				return Entry{}, fmt.Errorf("folder %q is given twice", f)
-			}
-			seen[clean] = true
-			*group.out = append(*group.out, clean)
-		}
+	var err error
+	if e.Read, e.Write, err = Folders(raw.Read, raw.Write); err != nil {
+		return Entry{}, err
 	}
 	if raw.Matcher != "" {
 		if !ev.HasMatcher() {
@@ -236,7 +220,7 @@ func resolveEntry(ev Event, n *yaml.Node, configDir string) (Entry, error) {
 		}
 		e.matcher = re
 	}
-	d, err := parseTimeout(raw.Timeout)
+	d, err := ParseTimeout(raw.Timeout, DefaultTimeout)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -251,11 +235,50 @@ func resolveEntry(ev Event, n *yaml.Node, configDir string) (Entry, error) {
 	return e, nil
 }
 
-// parseTimeout reads a duration ("5s", "1m30s"); a bare number is seconds;
-// absent or 0 is the default.
-func parseTimeout(s string) (time.Duration, error) {
+// ModulePath is the absolute path of a wasm module written as p in a
+// configuration file of configDir, or the error "wasm: no module at …"
+// (with how to build it, when a build.sh lies beside it). Wasm hooks and
+// wasm tools name their modules alike.
+func ModulePath(configDir, p string) (string, error) {
+	p = strings.TrimSpace(p)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(configDir, p)
+	}
+	if st, err := os.Stat(p); err != nil || st.IsDir() {
+		return "", fmt.Errorf("wasm: no module at %s%s", p, buildHint(p))
+	}
+	return p, nil
+}
+
+// Folders checks the read and write folders of a wasm module (a hook's or
+// a tool's) and returns them cleaned: each relative, inside the working
+// directory, given once.
+func Folders(read, write []string) (r, w []string, err error) {
+	seen := map[string]bool{}
+	for _, group := range []struct {
+		in  []string
+		out *[]string
+	}{{read, &r}, {write, &w}} {
+		for _, f := range group.in {
+			clean, err := cleanFolder(f)
+			if err != nil {
+				return nil, nil, err
+			}
+			if seen[clean] {
+				return nil, nil, fmt.Errorf("folder %q is given twice", f)
+			}
+			seen[clean] = true
+			*group.out = append(*group.out, clean)
+		}
+	}
+	return r, w, nil
+}
+
+// ParseTimeout reads a timeout ("5s", "1m30s"); a bare number is seconds;
+// absent or 0 is def.
+func ParseTimeout(s string, def time.Duration) (time.Duration, error) {
 	if s == "" {
-		return DefaultTimeout, nil
+		return def, nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
@@ -269,7 +292,7 @@ func parseTimeout(s string) (time.Duration, error) {
 		return 0, errors.New("timeout must be >= 0")
 	}
 	if d == 0 {
-		return DefaultTimeout, nil
+		return def, nil
 	}
 	return d, nil
 }

@@ -52,6 +52,20 @@ type ToolSpec struct {
 type Request struct {
 	Messages []Message
 	Tools    []ToolSpec
+	// Format asks for an answer that is JSON valid against a schema; nil
+	// for any text. A server may ignore it: the caller checks the answer.
+	Format *JSONSchemaFormat
+}
+
+// JSONSchemaFormat is a structured answer's schema, as OpenAI-compatible
+// servers take it in response_format.
+type JSONSchemaFormat struct {
+	// Name names the schema: 1 to 64 of [a-zA-Z0-9_-].
+	Name string
+	// Schema is the JSON Schema, as JSON.
+	Schema json.RawMessage
+	// Strict asks the server to hold the answer to the schema exactly.
+	Strict bool
 }
 
 // Reply is what the model answered to one Request.

@@ -38,6 +38,18 @@ type (
 		// StreamOptions asks for the usage chunk at the end of the stream;
 		// servers that do not know it ignore it.
 		StreamOptions *wireStreamOptions `json:"stream_options,omitempty"`
+		// ResponseFormat asks for JSON valid against a schema (llama.cpp,
+		// Ollama, LM Studio and OpenAI take this form).
+		ResponseFormat *wireResponseFormat `json:"response_format,omitempty"`
+	}
+	wireResponseFormat struct {
+		Type       string         `json:"type"`
+		JSONSchema wireJSONSchema `json:"json_schema"`
+	}
+	wireJSONSchema struct {
+		Name   string          `json:"name"`
+		Schema json.RawMessage `json:"schema"`
+		Strict bool            `json:"strict"`
 	}
 	wireStreamOptions struct {
 		IncludeUsage bool `json:"include_usage"`
@@ -166,6 +178,12 @@ func (m *openAIModel) requestBody(req Request) ([]byte, error) {
 				Function: wireFunction{Name: c.Name, Arguments: args}})
 		}
 		w.Messages = append(w.Messages, wm)
+	}
+	if f := req.Format; f != nil {
+		if !json.Valid(f.Schema) {
+			return nil, fmt.Errorf("%s: response format %q: the schema is not valid JSON", m.provider, f.Name)
+		}
+		w.ResponseFormat = &wireResponseFormat{Type: "json_schema", JSONSchema: wireJSONSchema{Name: f.Name, Schema: f.Schema, Strict: f.Strict}}
 	}
 	for _, t := range req.Tools {
 		params := t.Parameters

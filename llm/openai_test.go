@@ -288,6 +288,39 @@ func TestRequestNoToolsNoKey(t *testing.T) {
 	}
 }
 
+// TestRequestResponseFormat: a structured answer is asked for as
+// response_format's json_schema, beside the tools.
+func TestRequestResponseFormat(t *testing.T) {
+	var gotBody []byte
+	body, _ := os.ReadFile("testdata/sse/ollama_text.sse")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotBody, _ = io.ReadAll(r.Body)
+		serveStream(body)(w, r)
+	}))
+	defer srv.Close()
+	req := Request{
+		Messages: []Message{{Role: RoleUser, Content: "Weather in Paris?"}},
+		Tools:    []ToolSpec{{Name: "date"}},
+		Format:   &JSONSchemaFormat{Name: "weather", Schema: []byte(`{"type":"object","required":["city"]}`), Strict: true},
+	}
+	if _, err := testModel(t, "ollama/qwen3:8b", srv).Stream(t.Context(), req, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"model":"qwen3:8b","messages":[{"role":"user","content":"Weather in Paris?"}],` +
+		`"tools":[{"type":"function","function":{"name":"date","parameters":{"type":"object","properties":{}}}}],` +
+		`"stream":true,"stream_options":{"include_usage":true},` +
+		`"response_format":{"type":"json_schema","json_schema":{"name":"weather","schema":{"type":"object","required":["city"]},"strict":true}}}`
+	if string(gotBody) != want {
+		t.Errorf("body:\n got %s\nwant %s", gotBody, want)
+	}
+
+	m, _ := New("ollama/x", Options{})
+	_, err := m.Stream(t.Context(), Request{Format: &JSONSchemaFormat{Name: "w", Schema: []byte(`{`)}}, nil)
+	if want := `ollama: response format "w": the schema is not valid JSON`; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
 func TestBadToolParameters(t *testing.T) {
 	m, err := New("ollama/x", Options{})
 	if err != nil {

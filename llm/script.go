@@ -143,6 +143,9 @@ func fillFunc(msgs []Message, last Message, r *scriptRule, groups []string) func
 			return last.Content
 		case "question":
 			return latestContent(msgs, RoleUser)
+		case "system":
+			// The system prompt, to show what an agent was told.
+			return latestContent(msgs, RoleSystem)
 		case "output":
 			return latestContent(msgs, RoleTool)
 		case "outputs":

@@ -388,7 +388,7 @@ func orTop(where string) string {
 func checkTemplate(s string, when *regexp.Regexp, where, key string, line int) error {
 	for _, name := range placeholders(s) {
 		switch name {
-		case "question", "last", "output", "outputs":
+		case "question", "last", "output", "outputs", "system":
 			continue
 		}
 		if i, err := strconv.Atoi(name); err == nil {
@@ -400,7 +400,7 @@ func checkTemplate(s string, when *regexp.Regexp, where, key string, line int) e
 		if when != nil && when.SubexpIndex(name) >= 0 {
 			continue
 		}
-		return fmt.Errorf("%s: %s (line %d): unknown placeholder {{%s}}; known: {{question}}, {{last}}, {{output}}, {{outputs}}, and the when regexp's groups as {{1}} or {{name}}",
+		return fmt.Errorf("%s: %s (line %d): unknown placeholder {{%s}}; known: {{question}}, {{last}}, {{output}}, {{outputs}}, {{system}}, and the when regexp's groups as {{1}} or {{name}}",
 			where, keyOr(key), line, name)
 	}
 	return nil

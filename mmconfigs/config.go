@@ -43,6 +43,12 @@ type Config struct {
 	DisplayCommands bool
 	// Tools are the built-in tools offered to the model; nil means all.
 	Tools []string
+	// WasmTools are the tools: entries that define a tool mm runs in the
+	// wasm sandbox, in the order written.
+	WasmTools []tools.WasmDef
+	// StructuredOutput is the schema the agent's final answer is JSON
+	// valid against; nil for an agent that answers in prose.
+	StructuredOutput *OutputSchema
 	// MCPServers are the MCP servers whose tools are offered too, by name;
 	// each one's Name is its key. Command, args and env values are as
 	// written: the session expands $VAR in them.
@@ -58,6 +64,13 @@ type Config struct {
 
 	// MaxParallelTools bounds the tool calls of one reply running at once.
 	MaxParallelTools int
+
+	// Skills are the folders of skills: (absolute), searched before
+	// .mm/skills of the working directory and the user's mm/skills.
+	Skills []string
+	// ProjectDocs (projectDocs) says the AGENTS.md files from the project's
+	// root to the working directory go into the system prompt; default true.
+	ProjectDocs bool
 }
 
 // Provider is one entry of providers: an OpenAI-compatible endpoint.
@@ -71,7 +84,7 @@ type Provider struct {
 
 // toolNames are the tools a configuration may list under tools:, in the
 // order they are offered.
-var toolNames = []string{"bash", "read_file", "write_file", "edit_file", "ask_agent"}
+var toolNames = []string{"bash", "read_file", "write_file", "edit_file", "ask_agent", "load_skill"}
 
 // validAgentName reports whether name is [a-z0-9][a-z0-9_-]*: it becomes
 // /ask-<name>. (A loop, not a regular expression compiled at every start.)
@@ -136,5 +149,6 @@ func Default(dir string, getenv func(string) string) *Config {
 		MaxSteps:    DefaultMaxSteps,
 
 		MaxParallelTools: DefaultMaxParallelTools,
+		ProjectDocs:      true,
 	}
 }

@@ -70,8 +70,8 @@ func Load(path, cwd string, getenv func(string) string) (*Config, error) {
 // topKeys are the keys of a configuration, in the order the reference
 // gives them; an unknown key is told the nearest.
 var topKeys = []string{"model", "description", "system", "systemFile", "tools", "mcpServers",
-	"mmConfigs", "providers", "hooks", "yolo", "displayHooks", "displayCommands",
-	"maxSteps", "maxParallelTools", "maxAskDepth", "askTimeout"}
+	"mmConfigs", "structuredOutput", "providers", "hooks", "yolo", "displayHooks", "displayCommands",
+	"maxSteps", "maxParallelTools", "maxAskDepth", "askTimeout", "skills", "projectDocs"}
 
 // parse decodes data into c key by key, so that each error names its key.
 func (c *Config) parse(data []byte) error {
@@ -108,7 +108,12 @@ func (c *Config) parse(data []byte) error {
 		case "displayCommands":
 			err = decodeScalar(val, &c.DisplayCommands, "true or false")
 		case "tools":
-			err = c.parseTools(val)
+			// Each entry reports its own position ("tools[2]: …").
+			if err := c.parseTools(val); err != nil {
+				return err
+			}
+		case "structuredOutput":
+			err = c.parseStructuredOutput(val)
 		case "mcpServers":
 			err = c.parseMCPServers(val)
 		case "mmConfigs":
@@ -123,6 +128,10 @@ func (c *Config) parse(data []byte) error {
 			c.MaxParallelTools, err = decodeInt(val, 1)
 		case "providers":
 			err = c.parseProviders(val)
+		case "skills":
+			err = c.parseSkills(val)
+		case "projectDocs":
+			err = decodeScalar(val, &c.ProjectDocs, "true or false")
 		case "hooks":
 			err = c.Hooks.UnmarshalYAML(val)
 			if err == nil {
@@ -159,25 +168,6 @@ func (c *Config) abs(p string) string {
 		return p
 	}
 	return filepath.Join(c.Dir, p)
-}
-
-func (c *Config) parseTools(n *yaml.Node) error {
-	var names []string
-	if err := decodeScalar(n, &names, "a list of tool names"); err != nil {
-		return err
-	}
-	c.Tools = []string{}
-	for _, t := range names {
-		known := false
-		for _, b := range toolNames {
-			known = known || b == t
-		}
-		if !known {
-			return fmt.Errorf("unknown tool %q (want some of %s)", t, strings.Join(toolNames, ", "))
-		}
-		c.Tools = append(c.Tools, t)
-	}
-	return nil
 }
 
 func (c *Config) parseMCPServers(n *yaml.Node) error {
@@ -219,6 +209,24 @@ func (c *Config) parseAgents(n *yaml.Node) error {
 		c.Agents[name] = a
 		return nil
 	})
+}
+
+// parseSkills reads skills:, a list of folders of skills, relative to the
+// file's folder. A folder need not exist at load; the session and mm check
+// say when one does not.
+func (c *Config) parseSkills(n *yaml.Node) error {
+	var dirs []string
+	if err := decodeScalar(n, &dirs, "a list of folders"); err != nil {
+		return err
+	}
+	c.Skills = []string{}
+	for i, d := range dirs {
+		if strings.TrimSpace(d) == "" {
+			return fmt.Errorf("[%d]: a folder must not be empty", i)
+		}
+		c.Skills = append(c.Skills, c.abs(d))
+	}
+	return nil
 }
 
 func (c *Config) parseProviders(n *yaml.Node) error {

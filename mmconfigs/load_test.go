@@ -24,7 +24,7 @@ func TestLoadErrors(t *testing.T) {
 		name, body, want string
 	}{
 		{"unknown key", "modle: echo/x\n", `agent.yaml: line 1: unknown key "modle" (did you mean "model"?)`},
-		{"unknown key far from all", "colour: red\n", `agent.yaml: line 1: unknown key "colour" (known: model, description, system, systemFile, tools, mcpServers, mmConfigs, providers, hooks, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout)`},
+		{"unknown key far from all", "colour: red\n", `agent.yaml: line 1: unknown key "colour" (known: model, description, system, systemFile, tools, mcpServers, mmConfigs, structuredOutput, providers, hooks, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout, skills, projectDocs)`},
 		{"unknown key on its line", "model: echo/x\ntool: [bash]\n", `agent.yaml: line 2: unknown key "tool" (did you mean "tools"?)`},
 		{"syntax error deep in a block", "model: echo/x\nhooks:\n  preToolCall:\n    - command: a\n      matcher: b\n   bad: b\n", `agent.yaml: line 6, column 4: value is not allowed in this context`},
 		{"wrong type", "yolo: maybe\n", `agent.yaml: yolo: want true or false, not "maybe" (line 1)`},
@@ -47,7 +47,7 @@ func TestLoadErrors(t *testing.T) {
 		{"parallel fraction", "maxParallelTools: 2.5\n", `agent.yaml: maxParallelTools: want a whole number, not "2.5" (line 1)`},
 		{"parallel list", "maxParallelTools: [4]\n", `agent.yaml: maxParallelTools: want a whole number, not a list (line 1)`},
 		{"system both", "system: hi\nsystemFile: s.txt\n", `agent.yaml: system and systemFile: give one or the other, not both`},
-		{"unknown tool", "tools: [bash, rm]\n", `agent.yaml: tools: unknown tool "rm" (want some of bash, read_file, write_file, edit_file, ask_agent)`},
+		{"unknown tool", "tools: [bash, rm]\n", `agent.yaml: tools: unknown tool "rm" (want some of bash, read_file, write_file, edit_file, ask_agent, load_skill, or a map defining a wasm tool)`},
 		{"agent name", "mmConfigs:\n  Expert: e.yaml\n", `agent.yaml: mmConfigs: Expert: an agent's name must match [a-z0-9][a-z0-9_-]* (it becomes /ask-<name>)`},
 		{"agent path empty", "mmConfigs:\n  expert: \"\"\n", `agent.yaml: mmConfigs: expert: path must not be empty`},
 		{"mcp unknown key", "mcpServers:\n  fs:\n    cmd: x\n", `agent.yaml: mcpServers: fs: line 3: unknown key "cmd" (known: command, args, env)`},
@@ -58,6 +58,10 @@ func TestLoadErrors(t *testing.T) {
 		{"steps", "maxSteps: 0\n", `agent.yaml: maxSteps: must be >= 1`},
 		{"hooks event", "hooks:\n  preToolcall: []\n", `agent.yaml: hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)`},
 		{"hooks entry", "hooks:\n  preToolCall:\n    - timeout: 1s\n", `agent.yaml: hooks.preToolCall[0]: command must not be empty (or wasm: a module)`},
+		{"skills not a list", "skills: my-skills\n", `agent.yaml: skills: want a list of folders, not "my-skills" (line 1)`},
+		{"skills empty folder", "skills: [a, \"\"]\n", `agent.yaml: skills: [1]: a folder must not be empty`},
+		{"projectDocs not bool", "projectDocs: no-thanks\n", `agent.yaml: projectDocs: want true or false, not "no-thanks" (line 1)`},
+		{"projectDocs typo", "projectdocs: false\n", `agent.yaml: line 1: unknown key "projectdocs" (did you mean "projectDocs"?)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -108,6 +112,8 @@ maxAskDepth: 2
 askTimeout: 90s
 maxSteps: 7
 maxParallelTools: 3
+skills: [team-skills, /abs/skills]
+projectDocs: false
 providers:
   mine: {baseURL: "http://h:1/v1", apiKeyEnv: MINE_KEY}
 hooks:
@@ -138,6 +144,8 @@ hooks:
 		{"askTimeout", c.AskTimeout, 90 * time.Second},
 		{"maxSteps", c.MaxSteps, 7},
 		{"maxParallelTools", c.MaxParallelTools, 3},
+		{"skills", strings.Join(c.Skills, ","), filepath.Join(dir, "team-skills") + ",/abs/skills"},
+		{"projectDocs", c.ProjectDocs, false},
 		{"provider", c.Providers["mine"], Provider{BaseURL: "http://h:1/v1", APIKeyEnv: "MINE_KEY"}},
 		{"hooks", c.Hooks.Summary(), "preGeneration×1"},
 		{"bash enabled", c.ToolEnabled("bash"), true},
@@ -162,7 +170,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Model != "echo/test" || c.MaxAskDepth != 3 || c.AskTimeout != 10*time.Minute || c.MaxSteps != 50 || c.MaxParallelTools != 8 || c.System != DefaultSystem || c.Yolo {
+	if c.Model != "echo/test" || c.MaxAskDepth != 3 || c.AskTimeout != 10*time.Minute || c.MaxSteps != 50 || c.MaxParallelTools != 8 || c.System != DefaultSystem || c.Yolo || !c.ProjectDocs || c.Skills != nil {
 		t.Errorf("defaults wrong: %+v", c)
 	}
 	if c.ToolEnabled("ask_agent") {

@@ -133,16 +133,29 @@ func agentModel(path string) string {
 // readHead reads one top-level string key of a configuration file without
 // validating the rest.
 func readHead(path, key string) (string, error) {
-	data, err := mmconfigs.ReadFile(path)
+	v, err := readHeads(path, key)
 	if err != nil {
 		return "", err
 	}
+	return v[0], nil
+}
+
+// readHeads reads several top-level string keys of a configuration file at
+// once, as readHead does: "" for a key that is absent or not a string.
+func readHeads(path string, keys ...string) ([]string, error) {
+	data, err := mmconfigs.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
 	var head map[string]any
 	if err := yaml.Unmarshal(data, &head); err != nil {
-		return "", err
+		return nil, err
 	}
-	v, _ := head[key].(string)
-	return v, nil
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i], _ = head[k].(string)
+	}
+	return out, nil
 }
 
 // childEnv is the environment of an asked mm's process (by file, or by

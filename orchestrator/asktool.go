@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -38,9 +39,7 @@ func (a askTool) spec() llm.ToolSpec {
 	for _, n := range names {
 		d := ""
 		if describe {
-			if c := a.s.agentDescription(n); c != "" {
-				d = ": " + c
-			}
+			d = a.s.agentLine(n)
 		}
 		fmt.Fprintf(&desc, "\n- %s%s", n, d)
 	}
@@ -95,13 +94,57 @@ func (a askTool) run(ctx context.Context, t *turn, input json.RawMessage, start 
 	return tools.Result{Output: out}, handoff.Summary(in.Agent, utf8.RuneCountInString(r.answer), r.replaced), false
 }
 
-// agentDescription is an asked agent's description: its mmConfigs
-// entry's description:, else (for an mm by file) its file's, best effort.
-func (s *Session) agentDescription(name string) string {
+// agentLine is what ask_agent's description says of the asked agent name,
+// after its name: ": <description>" — for an mm by file, its file's, with
+// the schema of a structuredOutput agent's JSON answer; for the others,
+// their mmConfigs entry's description:.
+func (s *Session) agentLine(name string) string {
 	a := s.cfg.Agents[name]
-	if a.Description != "" || a.Kind != mmconfigs.AgentFile {
-		return a.Description
+	if a.Kind == mmconfigs.AgentFile {
+		return agentFileLine(a.Config)
 	}
-	d, _ := readHead(a.Config, "description")
-	return d
+	if a.Description == "" {
+		return ""
+	}
+	return ": " + a.Description
+}
+
+// maxSchemaShown bounds the schema of a structuredOutput agent that
+// ask_agent's description shows, in bytes: a few hundred tokens, so that
+// an asking model knows the shape of the answer without the prompt growing
+// by a whole document. A longer one is named, not shown.
+const maxSchemaShown = 2000
+
+// agentFileLine is what ask_agent's description says of the agent configured
+// at path, after its name: ": <description>", and for a structuredOutput
+// agent the schema of its JSON answer. Best effort: what cannot be read is
+// left out (the hand-off says why).
+func agentFileLine(path string) string {
+	head, err := readHeads(path, "description", "structuredOutput")
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	if head[0] != "" {
+		b.WriteString(": " + head[0])
+	}
+	if ref := strings.TrimSpace(head[1]); ref != "" {
+		abs := ref
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(filepath.Dir(path), ref)
+		}
+		sep := ". "
+		if b.Len() == 0 {
+			sep = ": "
+		}
+		switch o, err := mmconfigs.LoadOutputSchema(ref, abs); {
+		case err != nil:
+			fmt.Fprintf(&b, "%sAnswers JSON (its schema %s cannot be read)", sep, filepath.Base(ref))
+		case len(o.JSON) > maxSchemaShown:
+			fmt.Fprintf(&b, "%sAnswers JSON valid against the schema %s (%d bytes, too long to show)", sep, filepath.Base(ref), len(o.JSON))
+		default:
+			fmt.Fprintf(&b, "%sAnswers JSON valid against: %s", sep, o.JSON)
+		}
+	}
+	return b.String()
 }

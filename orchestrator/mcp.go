@@ -77,12 +77,26 @@ func (s *Session) startMCP(ctx context.Context, extra []MCPServer) {
 	for _, t := range set.Tools() {
 		name := t.Spec().Name
 		if _, taken := s.tools[name]; taken {
-			s.warnings = append(s.warnings, fmt.Sprintf("mcp tool %s: a built-in tool has that name; it is not offered", name))
+			what := "a built-in tool"
+			if s.isWasmTool(name) {
+				what = "a wasm tool of the configuration"
+			}
+			s.warnings = append(s.warnings, fmt.Sprintf("mcp tool %s: %s has that name; it is not offered", name, what))
 			continue
 		}
 		s.tools[name] = t
 		s.order = append(s.order, name)
 	}
+}
+
+// isWasmTool reports whether name is one of the configuration's wasm tools.
+func (s *Session) isWasmTool(name string) bool {
+	for _, def := range s.cfg.WasmTools {
+		if def.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Warnings are what went wrong while the session started (an MCP server

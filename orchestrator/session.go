@@ -12,6 +12,7 @@ import (
 	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/llm"
 	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/skills"
 	"github.com/mm-agent/mm/tools"
 )
 
@@ -33,6 +34,9 @@ type Options struct {
 	NoModel bool
 	// Wasm runs wasm hooks; nil when the configuration has none.
 	Wasm hooks.WasmRunner
+	// WasmTools runs the configuration's wasm tools (the same runtime as
+	// Wasm, so that a module compiles once); nil when it has none.
+	WasmTools tools.ModuleRunner
 	// MCPServers are added to the configuration's (an editor's servers).
 	MCPServers []MCPServer
 	// Recorder saves the history as it happens; nil: it is not saved.
@@ -79,6 +83,11 @@ type Session struct {
 	mcp      *tools.MCPSet
 	warnings []string
 
+	// system is the system prompt (prompt.go); skills the skills found.
+	system string
+	skills *skills.Set
+	home   string
+
 	asks        *askers
 	askSpecOnce sync.Once
 	askSpec     llm.ToolSpec
@@ -95,6 +104,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	env := envMap(opts.Environ)
 	s := &Session{
 		cfg:    cfg,
+		system: systemPrompt(cfg),
 		cwd:    opts.Cwd,
 		yolo:   cfg.Yolo || opts.Yolo,
 		sink:   opts.Sink,
@@ -159,7 +169,13 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.tools[askToolName] = askTool{s: s}
 		s.order = append(s.order, askToolName)
 	}
+	for _, def := range cfg.WasmTools {
+		// mmconfigs refused a name a built-in has, and a name given twice.
+		s.tools[def.Name] = tools.NewWasmTool(def, opts.WasmTools)
+		s.order = append(s.order, def.Name)
+	}
 	if !opts.NoModel {
+		s.prepareContext(env)
 		s.startMCP(ctx, opts.MCPServers)
 	}
 	return s, nil

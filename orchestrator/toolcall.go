@@ -71,7 +71,7 @@ func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) s
 		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: ToolDenied, DeniedBy: "hook", Output: out, Summary: out})
 		return out
 	}
-	if refusal := s.consent(ctx, call.ID, call.Name, subject, input, pre.Allow); refusal != "" {
+	if refusal := s.consent(ctx, call.ID, call.Name, subject, input, pre.Allow || unasked(tool)); refusal != "" {
 		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: ToolDenied, DeniedBy: "person", Output: refusal, Summary: refusal})
 		return refusal
 	}
@@ -107,6 +107,14 @@ func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) s
 	}
 	s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: status, Output: res.Output, Summary: summary, DeniedBy: deniedBy})
 	return handoff.AppendContexts(res.Output, contexts)
+}
+
+// unasked reports whether a tool needs no consent (load_skill): one that
+// reads only what the person installed for the model. A never the person
+// gave still refuses it.
+func unasked(t tools.Tool) bool {
+	u, ok := t.(interface{ Unasked() bool })
+	return ok && u.Unasked()
 }
 
 func commandLine(name, subject string) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/mm-agent/mm/handoff"
 	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/mmconfigs"
 )
 
 // turn gathers what one turn shows besides the answer.
@@ -108,7 +109,16 @@ func (s *Session) runTurn(ctx context.Context, text string) error {
 		t.end("", err)
 		return err
 	}
-	question := handoff.AppendContexts(pg.Prompt, pg.Contexts)
+	// The @path and $name lines are expanded in the question the hooks
+	// left: hooks read it as typed; the model reads, and the history keeps,
+	// the expansion (then the hooks' contexts), so that later turns send
+	// the very same bytes.
+	prompt, err := s.expand(pg.Prompt)
+	if err != nil {
+		t.end("", err)
+		return err
+	}
+	question := handoff.AppendContexts(prompt, pg.Contexts)
 	answer, err := s.loop(ctx, t, question)
 	err = describe(ctx, err)
 	errText := ""
@@ -127,13 +137,21 @@ func (s *Session) runTurn(ctx context.Context, text string) error {
 func (s *Session) loop(ctx context.Context, t *turn, question string) (string, error) {
 	s.appendHistory(llm.Message{Role: llm.RoleUser, Content: question})
 	specs := s.toolSpecs()
+	out := s.cfg.StructuredOutput
+	onText := func(chunk string) { s.sink.Emit(Text{Text: chunk}) }
+	var format *llm.JSONSchemaFormat
+	if out != nil {
+		// The answer is shown once it is checked, so that what is shown
+		// is the JSON alone: never a first answer that was refused.
+		onText = nil
+		format = &llm.JSONSchemaFormat{Name: out.Name, Schema: out.JSON, Strict: true}
+	}
+	retried := false
 	for step := 0; step < s.cfg.MaxSteps; step++ {
 		msgs := s.requestMessages()
 		s.sink.Emit(ModelStarted{})
 		sent := time.Now()
-		reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs}, func(chunk string) {
-			s.sink.Emit(Text{Text: chunk})
-		})
+		reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs, Format: format}, onText)
 		t.counted(reply.Usage, time.Since(sent))
 		if err != nil {
 			if reply.Content != "" {
@@ -143,7 +161,22 @@ func (s *Session) loop(ctx context.Context, t *turn, question string) (string, e
 		}
 		s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
 		if len(reply.ToolCalls) == 0 {
-			return reply.Content, nil
+			if out == nil {
+				return reply.Content, nil
+			}
+			answer, bad := out.Check(reply.Content)
+			switch {
+			case bad == nil:
+				s.sink.Emit(Text{Text: answer})
+				return answer, nil
+			case retried:
+				return reply.Content, fmt.Errorf("structuredOutput %s: %v (after one retry)", out.Path, bad)
+			}
+			// Once more, saying what was wrong: the next answer is checked
+			// again, and the turn fails if it is no better.
+			retried = true
+			s.appendHistory(llm.Message{Role: llm.RoleUser, Content: retryText(bad)})
+			continue
 		}
 		outputs := s.runToolCalls(ctx, t, reply.ToolCalls)
 		for i, call := range reply.ToolCalls {
@@ -162,8 +195,34 @@ func (s *Session) requestMessages() []llm.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	msgs := make([]llm.Message, 0, len(s.history)+1)
-	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.cfg.System})
+	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.system})
 	return append(msgs, s.history...)
+}
+
+// retryText is the message that asks a structuredOutput agent's model once
+// more, after an answer that was not valid.
+func retryText(bad error) string {
+	return "Your answer is not valid: " + bad.Error() + ". Answer again with the JSON alone, valid against the JSON Schema of the system prompt."
+}
+
+// systemPrompt is the configuration's system prompt, and for a
+// structuredOutput agent the schema its answer follows: a server that
+// ignores response_format leaves the model only this to go by. It is the
+// same for every session of the configuration.
+func systemPrompt(cfg *mmconfigs.Config) string {
+	if p := schemaPrompt(cfg); p != "" {
+		return cfg.System + "\n\n" + p
+	}
+	return cfg.System
+}
+
+// schemaPrompt is the system prompt's last part for a structuredOutput
+// agent, "" for others.
+func schemaPrompt(cfg *mmconfigs.Config) string {
+	if cfg.StructuredOutput == nil {
+		return ""
+	}
+	return "Your final answer is JSON alone, with no text around it, valid against this JSON Schema:\n" + string(cfg.StructuredOutput.JSON)
 }
 
 func (s *Session) toolSpecs() []llm.ToolSpec {

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/mm-agent/mm/frontend/acp"
-	"github.com/mm-agent/mm/hooks"
+	"github.com/mm-agent/mm/hooks/wasm"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
 )
@@ -33,9 +33,10 @@ func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 		if !ok {
 			return 1
 		}
-		opts.Session.Config, opts.Session.Wasm = cfg, wasmRunner(cfg)
+		opts.Session.Config = cfg
+		withWasm(&opts.Session, wasmRuntime(cfg))
 	} else {
-		opts.Configure = (&sessionConfigs{getenv: s.Getenv, wasm: map[string]hooks.WasmRunner{}}).configure
+		opts.Configure = (&sessionConfigs{getenv: s.Getenv, wasm: map[string]*wasm.Runtime{}}).configure
 	}
 	err = acp.Serve(ctx, s.In, s.Out, s.ErrOut, opts)
 	if err != nil && ctx.Err() == nil {
@@ -51,10 +52,10 @@ type sessionConfigs struct {
 	getenv func(string) string
 
 	mu sync.Mutex
-	// wasm is the wasm runtime of each configuration file with wasm hooks,
-	// by absolute path: sessions in one folder share one, as the sessions
-	// of mm -acp --config do.
-	wasm map[string]hooks.WasmRunner
+	// wasm is the wasm runtime of each configuration file with wasm hooks
+	// or tools, by absolute path: sessions in one folder share one, as the
+	// sessions of mm -acp --config do.
+	wasm map[string]*wasm.Runtime
 }
 
 // configure sets o.Config to the agent.yaml in o.Cwd, or to the defaults
@@ -74,9 +75,9 @@ func (sc *sessionConfigs) configure(o *orchestrator.Options) error {
 	defer sc.mu.Unlock()
 	w, seen := sc.wasm[cfg.Abs]
 	if !seen {
-		w = wasmRunner(cfg)
+		w = wasmRuntime(cfg)
 		sc.wasm[cfg.Abs] = w
 	}
-	o.Wasm = w
+	withWasm(o, w)
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
+	"github.com/mm-agent/mm/skills"
 )
 
 // checkCmd is mm check: every configuration the flags name, and each one
@@ -28,16 +29,29 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			path := configPath(f, s, cwd)
 			if path == "" {
-				fmt.Fprintln(out, mmconfigs.Default(cwd, s.Getenv).Banner(version(), cwd))
+				c := mmconfigs.Default(cwd, s.Getenv)
+				set, problems := checkSkills(c, cwd, s.Getenv)
+				fmt.Fprintln(out, c.Banner(version(), cwd, set.Banner()))
+				for _, problem := range problems {
+					fmt.Fprintf(errOut, "  %s\n", problem)
+				}
+				if len(problems) > 0 {
+					return exitCode(1)
+				}
 				return nil
 			}
-			mcpOK, hooksOK, agentsOK := true, true, true
+			mcpOK, hooksOK, agentsOK, skillsOK := true, true, true, true
 			ok := mmconfigs.Walk(path, cwd, s.Getenv, func(p string, c *mmconfigs.Config, err error) {
 				if err != nil {
 					frontend.ReportError(errOut, err)
 					return
 				}
-				fmt.Fprintln(out, c.Banner(version(), cwd))
+				set, problems := checkSkills(c, cwd, s.Getenv)
+				fmt.Fprintln(out, c.Banner(version(), cwd, set.Banner()))
+				for _, problem := range problems {
+					fmt.Fprintf(errOut, "  %s: %s\n", p, problem)
+					skillsOK = false
+				}
 				for _, problem := range checkHooks(cmd.Context(), c, cwd, s.Getenv) {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, problem)
 					hooksOK = false
@@ -67,10 +81,18 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					fmt.Fprintf(out, "  agent %s (%s): %s%s\n", st.Name, st.Kind, did, who)
 				}
 			})
-			if !ok || !mcpOK || !hooksOK || !agentsOK {
+			if !ok || !mcpOK || !hooksOK || !agentsOK || !skillsOK {
 				return exitCode(1)
 			}
 			return nil
 		},
 	}
+}
+
+// checkSkills finds the skills a session of c would offer, with the
+// problems a session shows as warnings: a malformed SKILL.md, a skill
+// folder without one, two skills of one name, a skills: folder that is not
+// there.
+func checkSkills(c *mmconfigs.Config, cwd string, getenv func(string) string) (*skills.Set, []string) {
+	return skills.Find(skills.Folders(c.Skills, cwd, getenv), func(p string) string { return mmconfigs.DisplayPath(p, cwd) })
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // checkHooks checks that each command hook's program can be found and that
-// each wasm module compiles, for mm check; one line per problem, naming the
+// each wasm module — a hook's or a wasm tool's — compiles, for mm check; one line per problem, naming the
 // hook as "hooks.<event>[i]". A command's program is resolved as sh -c
 // would in cwd, the hook's working directory.
 func checkHooks(ctx context.Context, c *mmconfigs.Config, cwd string, getenv func(string) string) []string {
@@ -41,6 +41,14 @@ func checkHooks(ctx context.Context, c *mmconfigs.Config, cwd string, getenv fun
 			if err != nil {
 				problems = append(problems, where+": "+err.Error())
 			}
+		}
+	}
+	for _, t := range c.WasmTools {
+		if rt == nil {
+			rt = wasm.New(wasm.Options{})
+		}
+		if err := rt.Check(ctx, t.Module); err != nil {
+			problems = append(problems, "tools: "+t.Name+": "+err.Error())
 		}
 	}
 	return problems

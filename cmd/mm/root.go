@@ -228,7 +228,8 @@ type mode struct {
 func (m *mode) session(askOnly bool) func(orchestrator.Sink) (*orchestrator.Session, error) {
 	return func(sink orchestrator.Sink) (*orchestrator.Session, error) {
 		opts := sessionOptions(&m.f, m.s, m.cfg, m.cwd)
-		opts.Sink, opts.NoModel, opts.Wasm = sink, askOnly, wasmRunner(m.cfg)
+		opts.Sink, opts.NoModel = sink, askOnly
+		withWasm(&opts, wasmRuntime(m.cfg))
 		return orchestrator.New(m.ctx, opts)
 	}
 }
@@ -238,7 +239,7 @@ func (m *mode) banner(s *orchestrator.Session) string {
 	// The model the session runs, which --model may have given.
 	shown := *m.cfg
 	shown.Model = s.Model()
-	return shown.Banner(version(), m.cwd, s.MCPBanner())
+	return shown.Banner(version(), m.cwd, s.MCPBanner(), s.SkillsBanner())
 }
 
 // oneQuestion makes Ctrl-C end mm, for the modes that answer one question.
@@ -265,10 +266,13 @@ func (m *mode) runPrint(args []string) int {
 		return 2
 	}
 	m.oneQuestion()
+	// A structuredOutput agent's stdout is its JSON alone: no ⚙ block
+	// (hooks reference, Display).
+	structured := m.cfg.StructuredOutput != nil
 	return frontend.Print(m.ctx, question, frontend.PrintOptions{
 		Session: m.session(false), Stdout: s.Out, Stderr: s.ErrOut,
 		StdoutTerminal: s.OutTerminal,
-		DisplayHooks:   m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,
+		DisplayHooks:   m.cfg.DisplayHooks && !structured, DisplayCommands: m.cfg.DisplayCommands && !structured,
 		Format: m.format,
 	})
 }

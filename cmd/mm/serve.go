@@ -85,7 +85,7 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 		end.also(os.Interrupt)
 	}
 	opts := sessionOptions(f, s, cfg, cwd)
-	opts.Wasm = wasmRunner(cfg)
+	withWasm(&opts, wasmRuntime(cfg))
 	name := agentName(cfg.Path)
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(s.ErrOut, "mm serve: %s over A2A at %s (card: %s.well-known/agent-card.json)\n", name, url, url)

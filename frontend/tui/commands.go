@@ -24,6 +24,9 @@ A consent question is answered by one key: y, n, a or v; Esc is no.`,
 // enter handles Enter: the window's own commands, the session's, or a
 // question (or an /ask… line) for the session.
 func (w *window) enter() {
+	if w.continueLine() {
+		return
+	}
 	line := strings.TrimSpace(w.ed.String())
 	if line == "" {
 		return
@@ -62,4 +65,35 @@ func (w *window) enter() {
 	}
 	w.tr.question(line)
 	w.startTurn(line)
+}
+
+// continueLine is Enter on a line ending in a backslash, and on the line
+// after such lines: a question of several lines (a question, then an @path
+// line), typed line by line as in the line mode. It reports whether it
+// took the Enter.
+func (w *window) continueLine() bool {
+	if w.running {
+		return false
+	}
+	raw := strings.TrimRight(w.ed.String(), " \t")
+	part, more := strings.CutSuffix(raw, "\\")
+	part = strings.TrimRight(part, " \t")
+	if !more && len(w.continued) == 0 {
+		return false
+	}
+	w.ed.submit()
+	w.scroll = 0
+	if len(w.continued) == 0 {
+		w.tr.question(part)
+	} else {
+		w.tr.add(styleQuestion, "  ", "  ", part)
+	}
+	w.continued = append(w.continued, part)
+	if more {
+		return true
+	}
+	text := strings.Join(w.continued, "\n")
+	w.continued = nil
+	w.startTurn(text)
+	return true
 }

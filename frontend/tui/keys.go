@@ -28,6 +28,7 @@ const (
 	keyCtrlL // redraw
 	keyCtrlU // delete to the start of the line
 	keyCtrlW // delete the word before the cursor
+	keyTab   // complete an @path or $name line
 )
 
 // key is one key press.
@@ -120,6 +121,8 @@ func (d *decoder) next(b []byte) (k key, n int, ok bool) {
 		return key{kind: keyCtrlU}, 1, true
 	case 0x17:
 		return key{kind: keyCtrlW}, 1, true
+	case '\t':
+		return key{kind: keyTab}, 1, true
 	}
 	if c < 0x20 {
 		return key{}, 1, false

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/mm-agent/mm/frontend"
@@ -61,6 +62,9 @@ type window struct {
 	scroll, total, totalWidth int
 	// hint replaces the status line's help until the next key.
 	hint string
+	// continued are the lines of a question typed so far, each ended with
+	// a backslash (continueLine).
+	continued []string
 
 	// colour says the window may use colours (frontend.UseColour): not
 	// with NO_COLOR.
@@ -254,8 +258,38 @@ func (w *window) key(k key) {
 		}
 	case keyEnter:
 		w.enter()
+	case keyTab:
+		w.complete()
 	default:
 		w.ed.edit(k)
+	}
+}
+
+// complete is Tab: the text before the cursor, when it starts an @path or
+// $name line, gets what every candidate shares (frontend.Complete); when
+// that is nothing, the status line lists the candidates until the next
+// key.
+func (w *window) complete() {
+	src, ok := w.s.(interface {
+		Cwd() string
+		Skills() []string
+	})
+	if !ok {
+		return
+	}
+	rests, matched := frontend.Complete(string(w.ed.buf[:w.ed.pos]), src.Cwd(), src.Skills())
+	if common := frontend.CommonPrefix(rests); common != "" {
+		for _, r := range common {
+			w.ed.edit(key{kind: keyRune, r: r})
+		}
+		return
+	}
+	if len(rests) > 1 {
+		names := make([]string, len(rests))
+		for i, r := range rests {
+			names[i] = matched + r
+		}
+		w.hint = frontend.Visible(strings.Join(names, "  "))
 	}
 }
 

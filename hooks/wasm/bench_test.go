@@ -152,3 +152,54 @@ func BenchmarkProcessFirstRun(b *testing.B) {
 	reportMedian(b, inside, "run-median-ms")
 	b.ReportMetric(float64(peakKiB)/1024, "peak-RSS-MB")
 }
+
+// The wasm tool of examples/wasm-tools, on a text, as a model would call it.
+const toolInput = `{"text":"one two three"}`
+
+func wordcount(b testing.TB) string { return built(b, "../../examples/wasm-tools/wordcount") }
+
+// BenchmarkToolWarm: a later call of a wasm tool (the example's wordcount,
+// compiled already, in the same Runtime): what each call after the first
+// costs in a session.
+func BenchmarkToolWarm(b *testing.B) {
+	mod, cwd := wordcount(b), b.TempDir()
+	call := func() {
+		out, err := sharedRT.RunTool(context.Background(), "wordcount", mod, cwd, nil, nil, []byte(toolInput), 30000)
+		if err != nil || !strings.Contains(string(out), "3 words") {
+			b.Fatalf("%q, %v", out, err)
+		}
+	}
+	call()
+	timeEach(b, call)
+}
+
+// BenchmarkToolProcessFirstRun: a new process (this test binary in helper
+// mode) calls the wasm tool once, with a warm disk cache: the first call of
+// a session. Reports the whole process's time and the call's own time in it
+// (a fresh Runtime, the module loaded from the cache, the run).
+func BenchmarkToolProcessFirstRun(b *testing.B) {
+	mod, cache := wordcount(b), b.TempDir()
+	warm := New(Options{CacheDir: cache})
+	if _, err := warm.RunTool(context.Background(), "wordcount", mod, b.TempDir(), nil, nil, []byte(toolInput), 30000); err != nil {
+		b.Fatal(err)
+	}
+	warm.Close(context.Background())
+	var whole, inside []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), helperEnv+"="+mod+" "+cache+" tool")
+		out, err := cmd.Output()
+		whole = append(whole, time.Since(start))
+		if err != nil {
+			b.Fatalf("helper: %v\n%s", err, out)
+		}
+		var ns, kib int64
+		if _, err := fmt.Sscanf(string(out), "%d %d", &ns, &kib); err != nil || !strings.Contains(string(out), "3 words") {
+			b.Fatalf("helper printed %q (%v)", out, err)
+		}
+		inside = append(inside, time.Duration(ns))
+	}
+	reportMedian(b, whole, "process-median-ms")
+	reportMedian(b, inside, "call-median-ms")
+}

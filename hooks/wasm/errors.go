@@ -94,4 +94,17 @@ func trapText(err error) string {
 	return strings.TrimSpace(s)
 }
 
+// StdoutError is the failure of a run that wrote more than its Spec's
+// MaxStdout on stdout, when that is not a hook's limit (hooks.ErrStdoutTooLarge).
+type StdoutError struct {
+	Limit int
+}
+
+// Error reads "stdout larger than 30000 bytes", as hooks.ErrStdoutTooLarge does.
+func (e *StdoutError) Error() string { return fmt.Sprintf("stdout larger than %d bytes", e.Limit) }
+
+// StdoutLimit is the limit the run passed: a caller that cannot import this
+// package recognises the failure by this method.
+func (e *StdoutError) StdoutLimit() int { return e.Limit }
+
 var errClosed = errors.New("wasm runtime is closed")

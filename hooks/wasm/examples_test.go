@@ -100,3 +100,25 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestWordcount runs the example tool of examples/wasm-tools as mm would:
+// its arguments on stdin, the docs folder mounted read-only.
+func TestWordcount(t *testing.T) {
+	cwd := t.TempDir()
+	writeFiles(t, cwd, map[string]string{"docs/a.txt": "one two\nthree\n", "secret.txt": "no"})
+	tests := []struct{ input, want, err string }{
+		{`{"path":"docs/a.txt"}`, "docs/a.txt: 2 lines, 3 words, 14 characters\n", ""},
+		{`{"text":"héllo wörld"}`, "the text: 1 lines, 2 words, 11 characters\n", ""},
+		{`{"path":"secret.txt"}`, "", "exit code 1: cannot read secret.txt: open secret.txt: No such file or directory (the tool sees the docs folder only)"},
+	}
+	for _, tt := range tests {
+		out, err := sharedRT.RunTool(t.Context(), "wordcount", wordcount(t), cwd, []string{"docs"}, nil, []byte(tt.input), 30000)
+		errText := ""
+		if err != nil {
+			errText = err.Error()
+		}
+		if string(out) != tt.want || errText != tt.err {
+			t.Errorf("%s: %q, %q; want %q, %q", tt.input, out, errText, tt.want, tt.err)
+		}
+	}
+}

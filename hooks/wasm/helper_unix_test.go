@@ -18,15 +18,24 @@ import (
 // BenchmarkProcessFirstRun uses it.
 const helperEnv = "MM_WASM_TEST_HELPER"
 
+// A spec of "<module> <cache> tool" runs the module as a wasm tool
+// (BenchmarkToolProcessFirstRun) on toolInput; else as the bash guard.
 func helper(spec string) int {
-	var module, cache string
-	if _, err := fmt.Sscanf(spec, "%s %s", &module, &cache); err != nil {
-		fmt.Fprintln(os.Stderr, "helper:", err)
+	f := strings.Fields(spec)
+	if len(f) < 2 {
+		fmt.Fprintln(os.Stderr, "helper: want <module> <cache> [tool], not", spec)
 		return 2
 	}
+	module, cache := f[0], f[1]
 	start := time.Now()
 	r := New(Options{CacheDir: cache})
-	out, err := r.Run(context.Background(), Spec{Module: module, Stdin: guardInput("ls -la"), Cwd: os.TempDir()})
+	var out []byte
+	var err error
+	if len(f) > 2 && f[2] == "tool" {
+		out, err = r.RunTool(context.Background(), "wordcount", module, os.TempDir(), nil, nil, []byte(toolInput), 30000)
+	} else {
+		out, err = r.Run(context.Background(), Spec{Module: module, Stdin: guardInput("ls -la"), Cwd: os.TempDir()})
+	}
 	elapsed := time.Since(start)
 	r.Close(context.Background())
 	if err != nil {

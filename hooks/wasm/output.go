@@ -2,17 +2,18 @@ package wasm
 
 import "github.com/mm-agent/mm/hooks"
 
-// stdoutBuffer collects a run's stdout up to hooks.MaxStdout bytes. The
-// write that would pass the limit is refused and stops the run, so that a module
+// stdoutBuffer collects a run's stdout up to limit bytes. The write that
+// would pass the limit is refused and stops the run, so that a module
 // writing without end costs neither memory nor time.
 type stdoutBuffer struct {
-	buf  []byte
-	over bool
-	stop func()
+	buf   []byte
+	limit int
+	over  bool
+	stop  func()
 }
 
 func (w *stdoutBuffer) Write(p []byte) (int, error) {
-	if w.over || len(w.buf)+len(p) > hooks.MaxStdout {
+	if w.over || len(w.buf)+len(p) > w.limit {
 		if !w.over {
 			w.over = true
 			w.stop()

@@ -33,11 +33,15 @@ type Spec struct {
 	// their own name ("logs" is "logs/…" and "/logs/…" inside), read-only
 	// and read-write. Nothing else of the host's files is visible.
 	Read, Write []string
+	// MaxStdout is the most the module may write on stdout; 0 is
+	// hooks.MaxStdout, a hook's limit.
+	MaxStdout int
 }
 
 // Run runs the module of s in a fresh instance and returns its stdout (at
-// most hooks.MaxStdout bytes). A failure is a *LoadError, a *FolderError, an
-// *ExitError, a *CrashError or hooks.ErrStdoutTooLarge; when ctx ends first, the
+// most s.MaxStdout bytes). A failure is a *LoadError, a *FolderError, an
+// *ExitError, a *CrashError, hooks.ErrStdoutTooLarge (for hooks' limit) or
+// a *StdoutError (for another); when ctx ends first, the
 // module is stopped — computing or sleeping — and Run returns ctx.Err().
 //
 // The module's compilation, on its first run, is not counted against ctx's
@@ -77,7 +81,11 @@ func (r *Runtime) Run(ctx context.Context, s Spec) ([]byte, error) {
 	// The run's own context also ends when stdout overflows.
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
-	stdout := &stdoutBuffer{stop: stop}
+	limit := s.MaxStdout
+	if limit <= 0 {
+		limit = hooks.MaxStdout
+	}
+	stdout := &stdoutBuffer{stop: stop, limit: limit}
 	stderr := &stderrHead{}
 	file := filepath.Base(s.Module)
 
@@ -109,6 +117,9 @@ func (r *Runtime) Run(ctx context.Context, s Spec) ([]byte, error) {
 	}
 	r.running.Add(-1)
 	if stdout.over {
+		if limit != hooks.MaxStdout {
+			return nil, &StdoutError{Limit: limit}
+		}
 		return nil, hooks.ErrStdoutTooLarge
 	}
 	if err == nil {

@@ -60,8 +60,20 @@ func policy() []allow {
 		// a user's hook is: they import nothing of mm.
 		{pkg: "examples/hooks-wasm/audit"},
 		{pkg: "examples/hooks-wasm/bash_guard"},
+		// The example wasm tool reads its arguments and writes its output
+		// as a user's tool would: it imports nothing of mm either.
+		{pkg: "examples/wasm-tools/wordcount"},
 
 		{pkg: "frontend/markdown"},
+
+		// A SKILL.md's front matter is read strictly, the file as a regular
+		// file; its description is cut for the model's list.
+		{pkg: "skills", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/textcut"}},
+		// AGENTS.md files are read as regular files, cut at a character.
+		{pkg: "projectdocs", imports: []string{"internal/regularfile", "internal/textcut"}},
+		// A question's @path and $name lines: files read as regular files,
+		// skills from the skills package.
+		{pkg: "question", imports: []string{"internal/regularfile", "internal/textcut", "skills"}},
 
 		// The scripted model's file is read as a regular file, strictly.
 		{pkg: "llm", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/textcut"}},
@@ -89,8 +101,9 @@ func policy() []allow {
 
 		// Not drawn: a tool describes itself to the model as an llm.ToolSpec
 		// (a type, not a client); bash and MCP servers start through
-		// internal/proc; files are read and edited as regular files.
-		{pkg: "tools", imports: []string{"internal/jsonkind", "internal/proc", "internal/regularfile", "internal/textcut", "llm"}},
+		// internal/proc; files are read and edited as regular files;
+		// load_skill reads the skills the session found (skills).
+		{pkg: "tools", imports: []string{"internal/jsonkind", "internal/proc", "internal/regularfile", "internal/textcut", "llm", "skills"}},
 
 		// The child mm process: its ACP connection, its process, its limits.
 		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut"}},
@@ -103,8 +116,10 @@ func policy() []allow {
 		// Not drawn: a2aagent, agentproc's sibling for an agent asked over
 		// A2A rather than started as a child (issue 13).
 		// Not drawn: mmconfigs, for a session is built from a loaded
-		// configuration (its model, hooks, MCP servers, the agents it may ask).
-		{pkg: "orchestrator", imports: []string{"a2aagent", "agentproc", "handoff", "hooks", "llm", "mmconfigs", "tools"}},
+		// configuration (its model, hooks, MCP servers, the agents it may ask);
+		// the system prompt's AGENTS.md files and skills, and the question's
+		// @path and $name lines (projectdocs, skills, question).
+		{pkg: "orchestrator", imports: []string{"a2aagent", "agentproc", "handoff", "hooks", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
 
 		// The design's frontend → orchestrator. Not drawn: mmconfigs, for
 		// ReportError recognises a *mmconfigs.Error to print it as
@@ -125,11 +140,11 @@ func policy() []allow {
 		// look for local servers (llm); the supervision of every child from
 		// mm's first instruction to its last (internal/proc); the limit of
 		// an --ask message read from stdin, and its error (internal/acpconn,
-		// internal/regularfile).
+		// internal/regularfile); mm check's look at the skills (skills).
 		{pkg: "cmd/mm", imports: []string{
 			"frontend", "frontend/a2a", "frontend/acp", "frontend/tui",
 			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc",
-			"internal/regularfile", "llm", "mmconfigs", "orchestrator",
+			"internal/regularfile", "llm", "mmconfigs", "orchestrator", "skills",
 		}},
 	}
 }

@@ -1,0 +1,139 @@
+package orchestrator
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/mmconfigs"
+)
+
+func writeTree(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The model reads the expansion of an @path line; the history keeps it, so
+// that the next turn sends the very bytes the model read (a local server
+// reuses its cache of an identical prefix only).
+func TestExpandedQuestionIsKeptAndResent(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"notes.md": "buy milk\n"})
+	m := &fakeModel{}
+	s := newTestSession(t, mmconfigs.Default(dir, func(string) string { return "" }), m, &recSink{})
+	if err := s.Prompt(context.Background(), "what is this?\n@notes.md"); err != nil {
+		t.Fatal(err)
+	}
+	// The file changes between the turns: the history keeps what was read.
+	writeTree(t, dir, map[string]string{"notes.md": "buy bread\n"})
+	if err := s.Prompt(context.Background(), "and then?"); err != nil {
+		t.Fatal(err)
+	}
+	want := "what is this?\n[file: notes.md]\n```\nbuy milk\n```"
+	first, second := m.requests[0].Messages, m.requests[1].Messages
+	if first[1].Content != want {
+		t.Errorf("first turn read %q, want %q", first[1].Content, want)
+	}
+	if second[1].Content != want || second[3].Content != "and then?" {
+		t.Errorf("second turn read %q … %q", second[1].Content, second[3].Content)
+	}
+	if h := s.History(); h[0].Content != want {
+		t.Errorf("history keeps %q", h[0].Content)
+	}
+}
+
+// A line that cannot be expanded fails the turn before the model is called,
+// and leaves the history as it was.
+func TestExpansionErrorSendsNothing(t *testing.T) {
+	dir := t.TempDir()
+	m := &fakeModel{}
+	sink := &recSink{}
+	s := newTestSession(t, mmconfigs.Default(dir, func(string) string { return "" }), m, sink)
+	err := s.Prompt(context.Background(), "look\n@missing.txt")
+	want := "@missing.txt: no such file or folder (a path is relative to the working directory; a line that is @<path> reads one — put the line in a ``` fence to send it as typed)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v", err)
+	}
+	if len(m.requests) != 0 || len(s.History()) != 0 {
+		t.Errorf("model called %d times, history %v", len(m.requests), s.History())
+	}
+	if e := sink.ended(); e.Err == nil || e.Err.Error() != want {
+		t.Errorf("TurnEnded %+v", e)
+	}
+}
+
+// The system prompt: the configuration's, the AGENTS.md files (root first)
+// and one line per skill; load_skill is offered and runs without consent.
+func TestSystemPromptAndLoadSkill(t *testing.T) {
+	root := t.TempDir()
+	cwd := filepath.Join(root, "sub")
+	writeTree(t, root, map[string]string{
+		".git/HEAD":                     "",
+		"AGENTS.md":                     "Root rules.\n",
+		"sub/AGENTS.md":                 "Sub rules.\n",
+		"sub/.mm/skills/pdf/SKILL.md":   "---\nname: pdf\ndescription: Read PDF\n  files.\n---\nUse pdftotext.\n",
+		"sub/.mm/skills/notes/SKILL.md": "---\nname: notes\ndescription: Keep notes.\n---\nWrite NOTES.md.\n",
+	})
+	cfg := mmconfigs.Default(cwd, func(string) string { return "" })
+	cfg.System = "Be brief."
+	m := &fakeModel{replies: []llm.Reply{
+		{ToolCalls: []llm.ToolCall{call("c1", "load_skill", `{"name":"pdf"}`)}},
+		{Content: "done"},
+	}}
+	sink := &recSink{}
+	s := newTestSession(t, cfg, m, sink)
+	want := "Be brief.\n\n# Project instructions (AGENTS.md)\n\nThe nearest file comes last and wins where they disagree.\n\n" +
+		"## AGENTS.md\n\nRoot rules.\n\n## sub/AGENTS.md\n\nSub rules.\n\n" +
+		"# Skills\n\nWhen a task matches a skill below, load it with load_skill first and follow it.\n" +
+		"- notes: Keep notes.\n- pdf: Read PDF files."
+	if s.System() != want {
+		t.Errorf("system prompt:\n%s\nwant:\n%s", s.System(), want)
+	}
+	if s.SkillsBanner() != "skills: 2" {
+		t.Errorf("banner part %q", s.SkillsBanner())
+	}
+	if err := s.Prompt(context.Background(), "read report.pdf"); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.asked) != 0 {
+		t.Errorf("consent asked: %v", sink.asked)
+	}
+	out := m.lastToolOutputs()
+	wantOut := "[skill pdf, from .mm/skills/pdf/SKILL.md: follow its instructions; its other files are in .mm/skills/pdf]\n---\nname: pdf\ndescription: Read PDF\n  files.\n---\nUse pdftotext.\n[end of skill pdf]"
+	if len(out) != 1 || out[0] != wantOut {
+		t.Errorf("load_skill output %q", out)
+	}
+	if got := m.requests[0].Messages[0].Content; got != want {
+		t.Errorf("the model read another system prompt: %q", got)
+	}
+}
+
+// projectDocs: false keeps the AGENTS.md files out; without skills there is
+// no list and no load_skill, and the prompt is the configuration's alone.
+func TestSystemPromptOff(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"AGENTS.md": "rules"})
+	cfg := mmconfigs.Default(dir, func(string) string { return "" })
+	cfg.ProjectDocs = false
+	s := newTestSession(t, cfg, &fakeModel{}, &recSink{})
+	if s.System() != mmconfigs.DefaultSystem {
+		t.Errorf("system prompt %q", s.System())
+	}
+	if _, ok := s.tools["load_skill"]; ok || s.SkillsBanner() != "" {
+		t.Error("load_skill offered without skills")
+	}
+	if strings.Contains(s.toolList(), "load_skill") {
+		t.Error(s.toolList())
+	}
+}

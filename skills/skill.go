@@ -1,0 +1,199 @@
+package skills
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/mm-agent/mm/internal/regularfile"
+	"github.com/mm-agent/mm/internal/strictyaml"
+	"github.com/mm-agent/mm/internal/textcut"
+)
+
+// FileName is the file that makes a folder a skill.
+const FileName = "SKILL.md"
+
+// Limits of a SKILL.md, from the Agent Skills format where it sets one.
+const (
+	// MaxNameLen is the format's bound on a name.
+	MaxNameLen = 64
+	// MaxDescriptionLen is the format's bound on a description.
+	MaxDescriptionLen = 1024
+	// MaxFileBytes bounds a SKILL.md: the format asks for instructions of
+	// under 5,000 tokens, some 20 KiB; 256 KiB (some 64,000 tokens) leaves
+	// room for a long one and still fits a local model's context.
+	MaxFileBytes = 256 << 10
+	// maxHeadBytes bounds what is read of a SKILL.md to find its front
+	// matter when skills are listed: a name and a description of at most
+	// 1,024 characters, and the format's few other keys, fit in it.
+	maxHeadBytes = 16 << 10
+	// listDescription is how much of a description the model's list shows
+	// (characters): one short line per skill keeps the system prompt small.
+	listDescription = 160
+)
+
+// Skill is one skill: its name, its description, and where its SKILL.md is.
+type Skill struct {
+	Name        string
+	Description string
+	// Dir is the skill's folder, absolute; File its SKILL.md.
+	Dir, File string
+}
+
+// ListLine is the skill's line in the list offered to the model:
+// "- <name>: <description>", the description on one line and cut to 160
+// characters.
+func (s Skill) ListLine() string {
+	return "- " + s.Name + ": " + textcut.Ellipsis(strings.Join(strings.Fields(s.Description), " "), listDescription)
+}
+
+// Instructions reads the skill's SKILL.md as it is now, whole (front matter
+// included, since it may say more than the name and description), up to
+// MaxFileBytes.
+func (s Skill) Instructions() (string, error) {
+	b, err := regularfile.ReadFile(s.File, MaxFileBytes, "a SKILL.md")
+	if err != nil {
+		return "", fmt.Errorf("skill %s: cannot read %s: %w", s.Name, s.File, unwrapPath(err))
+	}
+	if !utf8.Valid(b) {
+		return "", fmt.Errorf("skill %s: %s is not UTF-8 text", s.Name, s.File)
+	}
+	return string(b), nil
+}
+
+// validName reports whether name is the format's: lowercase letters, digits
+// and hyphens, not starting or ending with a hyphen, no two in a row.
+func ValidName(name string) bool {
+	if name == "" || len(name) > MaxNameLen || name[0] == '-' || name[len(name)-1] == '-' || strings.Contains(name, "--") {
+		return false
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// readHead reads a skill's front matter: its name and description.
+func readHead(dir string) (Skill, error) {
+	file := filepath.Join(dir, FileName)
+	f, _, err := regularfile.Open(file)
+	if err != nil {
+		return Skill{}, unwrapPath(err)
+	}
+	defer f.Close()
+	head, err := io.ReadAll(io.LimitReader(f, maxHeadBytes))
+	if err != nil {
+		return Skill{}, err
+	}
+	name, desc, err := frontMatter(head)
+	if err != nil {
+		return Skill{}, err
+	}
+	return Skill{Name: name, Description: desc, Dir: dir, File: file}, nil
+}
+
+// frontMatter reads the name and description of the YAML front matter at
+// the start of head, between two "---" lines. Other keys (license,
+// metadata, allowed-tools, …) are the format's and are left alone.
+func frontMatter(head []byte) (name, desc string, err error) {
+	head = bytes.TrimPrefix(head, []byte("\ufeff"))
+	body, ok := cutLine(head, "---")
+	if !ok {
+		return "", "", errors.New(`no front matter: the file must start with a "---" line, then name: and description:, then "---"`)
+	}
+	yamlText, found := beforeLine(body, "---")
+	if !found {
+		return "", "", fmt.Errorf(`the front matter has no closing "---" line within the file's first %s`, regularfile.FormatSize(maxHeadBytes))
+	}
+	// A blank line in place of the opening "---", so that the parser's
+	// line numbers are the file's.
+	root, err := strictyaml.Parse(append([]byte("\n"), yamlText...))
+	if err != nil {
+		return "", "", fmt.Errorf("front matter: %v", err)
+	}
+	if root == nil || root.Kind != yaml.MappingNode {
+		return "", "", errors.New("front matter: want a map with name: and description:")
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		switch k.Value {
+		case "name", "description":
+			if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+				return "", "", fmt.Errorf("front matter: %s (line %d): want a string", k.Value, v.Line)
+			}
+			if k.Value == "name" {
+				name = v.Value
+			} else {
+				desc = v.Value
+			}
+		}
+	}
+	switch {
+	case name == "":
+		return "", "", errors.New("front matter: no name: give the skill a name (lowercase letters, digits and hyphens)")
+	case !ValidName(name):
+		return "", "", fmt.Errorf("front matter: name %q: want lowercase letters, digits and hyphens, at most %d characters, no hyphen at either end or twice in a row", name, MaxNameLen)
+	case strings.TrimSpace(desc) == "":
+		return "", "", fmt.Errorf("front matter: skill %s has no description: say in one line what it does and when to use it", name)
+	case utf8.RuneCountInString(desc) > MaxDescriptionLen:
+		return "", "", fmt.Errorf("front matter: skill %s: description over %d characters", name, MaxDescriptionLen)
+	}
+	return name, desc, nil
+}
+
+// cutLine returns what follows the first line of b when that line is want
+// (a carriage return before its newline aside).
+func cutLine(b []byte, want string) ([]byte, bool) {
+	line, rest, found := bytes.Cut(b, []byte("\n"))
+	if !found || strings.TrimRight(string(line), " \t\r") != want {
+		return nil, false
+	}
+	return rest, true
+}
+
+// beforeLine returns what comes before the first line of b that is want.
+func beforeLine(b []byte, want string) ([]byte, bool) {
+	for at := 0; at < len(b); {
+		line, _, found := bytes.Cut(b[at:], []byte("\n"))
+		if strings.TrimRight(string(line), " \t\r") == want {
+			return b[:at], true
+		}
+		if !found {
+			break
+		}
+		at += len(line) + 1
+	}
+	return nil, false
+}
+
+// unwrapPath drops the path an *fs.PathError repeats: the messages name
+// the file themselves.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Message is what the model reads when the skill is loaded: a line naming
+// it and its folder (for the files beside SKILL.md), its SKILL.md, and a
+// closing line. show turns an absolute path into the one the model reads
+// (relative to the working directory when inside it).
+func (s Skill) Message(show func(string) string) (string, error) {
+	text, err := s.Instructions()
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("[skill %s, from %s: follow its instructions; its other files are in %s]\n%s\n[end of skill %s]",
+		s.Name, show(s.File), show(s.Dir), strings.TrimRight(text, "\n"), s.Name), nil
+}
