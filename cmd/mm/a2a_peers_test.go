@@ -53,7 +53,7 @@ func TestA2AJSClient(t *testing.T) {
 	peers := a2aPeers(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"agent.served.yaml": "model: script/slow.yaml\ndescription: answers slowly when asked to\n",
+		"agent.served.yaml": "model: script/slow.yaml\ndescription: answers slowly when asked to\nskills: [skills]\n",
 		"slow.yaml": `rules:
   - when: "^slow$"
     say: "a long answer that streams slowly, piece by piece"
@@ -62,6 +62,11 @@ func TestA2AJSClient(t *testing.T) {
   - say: "served: {{question}}"
 `,
 	})
+	if err := os.MkdirAll(filepath.Join(dir, "skills", "review"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, filepath.Join(dir, "skills", "review"), map[string]string{
+		"SKILL.md": "---\nname: review\ndescription: Review a diff.\n---\nRead the diff; say what is wrong.\n"})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	serve := exec.CommandContext(ctx, mmBin, "serve", "--a2a", "127.0.0.1:0", "--config", "agent.served.yaml", "--token-env", "SERVE_TOKEN")
@@ -80,7 +85,7 @@ func TestA2AJSClient(t *testing.T) {
 	if err != nil {
 		t.Fatalf("client.mjs: %v\n%s", err, out)
 	}
-	want := `card: served streaming=true description=answers slowly when asked to
+	want := `card: served streaming=true description=answers slowly when asked to skills=review
 answer 1: served: first question [completed]
 answer 2: served: second question [completed] same context: true
 cancel: canceled

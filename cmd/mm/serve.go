@@ -86,11 +86,19 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 	}
 	opts := sessionOptions(f, s, cfg, cwd)
 	withWasm(&opts, wasmRuntime(cfg))
+	set, problems := checkSkills(cfg, cwd, s.Getenv)
+	for _, p := range problems {
+		fmt.Fprintf(s.ErrOut, "mm serve: %s\n", p)
+	}
+	var cardSkills []a2a.Skill
+	for _, sk := range set.List() {
+		cardSkills = append(cardSkills, a2a.Skill{Name: sk.Name, Description: sk.Description})
+	}
 	name := agentName(cfg.Path)
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(s.ErrOut, "mm serve: %s over A2A at %s (card: %s.well-known/agent-card.json)\n", name, url, url)
 	err = a2a.Serve(ctx, ln, a2a.Options{
-		Session: opts, Name: name, Description: cfg.Description, Version: version(),
+		Session: opts, Name: name, Description: cfg.Description, Version: version(), Skills: cardSkills,
 		Token: token, MaxTasks: sf.maxTasks, Log: s.ErrOut,
 	})
 	if err != nil {

@@ -45,6 +45,9 @@ const (
 	shutdownGrace = 500 * time.Millisecond
 )
 
+// Skill is one skill the agent card lists.
+type Skill struct{ Name, Description string }
+
 // Session is what the server needs of an orchestrator session.
 type Session interface {
 	Prompt(ctx context.Context, text string) error
@@ -59,6 +62,8 @@ type Options struct {
 	NewSession func(ctx context.Context, opts orchestrator.Options) (Session, error)
 	// Name, Description and Version are the agent card's.
 	Name, Description, Version string
+	// Skills are the card's skills: the configuration's skills.
+	Skills []Skill
 	// Token, when not "", is the bearer token every request but the card's
 	// must carry.
 	Token string
@@ -134,6 +139,9 @@ func Handler(x a2asrv.AgentExecutor, opts Options, url string) http.Handler {
 		DefaultInputModes:  []string{"text/plain"},
 		DefaultOutputModes: []string{"text/plain"},
 		Skills:             []a2a.AgentSkill{},
+	}
+	for _, sk := range opts.Skills {
+		card.Skills = append(card.Skills, a2a.AgentSkill{ID: sk.Name, Name: sk.Name, Description: sk.Description, Tags: []string{}})
 	}
 	if opts.Token != "" {
 		card.SecuritySchemes = a2a.NamedSecuritySchemes{"bearer": a2a.HTTPAuthSecurityScheme{Scheme: "Bearer"}}

@@ -157,7 +157,7 @@ func waitThenCancel(ctx context.Context, a *a2aagent.Agent) string {
 }
 
 func TestCardAndAnswers(t *testing.T) {
-	url, f, _ := serve(t, Options{})
+	url, f, _ := serve(t, Options{Skills: []Skill{{Name: "review", Description: "reviews a diff"}}})
 	a := client(t, url, "")
 	for _, tc := range []struct{ q, shown, err string }{
 		{"hello", "echo: hello", ""},
@@ -171,7 +171,8 @@ func TestCardAndAnswers(t *testing.T) {
 		}
 	}
 	card := a.Card()
-	if card.Name != "tester" || card.Description != "answers tests" || !card.Capabilities.Streaming || card.URL != url {
+	if card.Name != "tester" || card.Description != "answers tests" || !card.Capabilities.Streaming || card.URL != url ||
+		len(card.Skills) != 1 || card.Skills[0].ID != "review" || card.Skills[0].Description != "reviews a diff" {
 		t.Errorf("card %+v", card)
 	}
 	// One context, one session; another client is another context.

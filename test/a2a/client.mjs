@@ -35,7 +35,7 @@ async function ask(client, text, contextId, onFirst) {
 
 const client = await factory(token).createFromUrl(url);
 const card = await client.getAgentCard();
-console.log(`card: ${card.name} streaming=${card.capabilities.streaming} description=${card.description}`);
+console.log(`card: ${card.name} streaming=${card.capabilities.streaming} description=${card.description} skills=${card.skills.map((s) => s.id).join(",")}`);
 const one = await ask(client, "first question");
 console.log(`answer 1: ${one.answer} [${one.state}]`);
 const two = await ask(client, "second question", one.ctx);
