@@ -24,6 +24,9 @@ type SlashCommand struct {
 	// turn, its token report): it is listed only where the front end
 	// says it offers it.
 	Local bool
+	// Turn says Session.Prompt runs it, as a turn (a model call): the
+	// front end sends the line to Prompt like a question.
+	Turn bool
 }
 
 // Slash commands a front end carries out itself; offer them in
@@ -33,6 +36,9 @@ const (
 	CommandUsage = "usage"
 	CommandAbort = "abort"
 )
+
+// CommandCompact is /compact, which Session.Prompt runs.
+const CommandCompact = "compact"
 
 // slashCommands is the registry, in /help's order. The /ask… entries are
 // run by Prompt (they are turns); the session's own are run by
@@ -45,6 +51,7 @@ func slashCommands() []SlashCommand {
 		{Name: "mcp", Description: "list the MCP servers and their tools"},
 		{Name: CommandUsage, Description: "the tokens of the last turn and of the session", Local: true},
 		{Name: "clear", Description: "forget the conversation"},
+		{Name: CommandCompact, Description: "compress the conversation now, to fit the model's window", Turn: true},
 		{Name: CommandAbort, Description: "cancel the running turn", Local: true},
 		{Name: "help", Description: "this list"},
 		{Name: CommandExit, Description: "leave", Aliases: []string{"quit"}, Local: true},
@@ -123,11 +130,12 @@ func (c CommandSet) Words() []string {
 }
 
 // Find returns the command line is, when it is exactly one of this set's
-// commands other than /ask… (which Prompt runs): "/clear", "/exit".
+// commands other than /ask… and /compact (which Prompt runs): "/clear",
+// "/exit".
 func (c CommandSet) Find(line string) (SlashCommand, bool) {
 	line = strings.TrimSpace(line)
 	for _, cmd := range c.commands() {
-		if cmd.Name == "" || cmd.Name == "ask" {
+		if cmd.Name == "" || cmd.Name == "ask" || cmd.Turn {
 			continue
 		}
 		if line == "/"+cmd.Name {

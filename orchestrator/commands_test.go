@@ -26,13 +26,14 @@ func TestCommandSetHelp(t *testing.T) {
   /ask-with-context-<agent> <question> ask, sending this conversation along
   /mcp                                 list the MCP servers and their tools
   /clear                               forget the conversation
+  /compact                             compress the conversation now, to fit the model's window
   /help                                this list
   /exit                                leave (or Ctrl-D)
 Ctrl-C cancels.`
 	if got := set.Help(); got != want {
 		t.Errorf("Help()\n got:\n%s\nwant:\n%s", got, want)
 	}
-	if got, want := set.Words(), []string{"/ask", "/mcp", "/clear", "/help", "/exit"}; !slices.Equal(got, want) {
+	if got, want := set.Words(), []string{"/ask", "/mcp", "/clear", "/compact", "/help", "/exit"}; !slices.Equal(got, want) {
 		t.Errorf("Words() = %q, want %q", got, want)
 	}
 	for _, tc := range []struct {

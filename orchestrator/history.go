@@ -54,6 +54,7 @@ func (s *Session) replaceHistory(msgs []llm.Message) {
 	s.mu.Lock()
 	s.history = append([]llm.Message(nil), msgs...)
 	s.mu.Unlock()
+	s.forgetCount() // the server counted the history that is gone
 	if s.recorder != nil {
 		s.recorded(s.recorder.Replace(msgs))
 	}

@@ -88,6 +88,9 @@ type Session struct {
 	skills *skills.Set
 	home   string
 
+	// window is what the session knows of its model's context window.
+	window window
+
 	asks        *askers
 	askSpecOnce sync.Once
 	askSpec     llm.ToolSpec

@@ -289,7 +289,7 @@ func TestWindowUnknownCommand(t *testing.T) {
 	tw.typeKeys("/hlep\r")
 	// The known commands are those the window offers, whatever they are.
 	want := []string{"› /hlep", "mm: " + frontend.UnknownCommand("/hlep", commands().Words(), nil)}
-	if got := tw.lines(); !slices.Equal(got, want) || !strings.Contains(want[1], "/clear, /abort, /help, /exit)") {
+	if got := tw.lines(); !slices.Equal(got, want) || !strings.Contains(want[1], "/clear, /compact, /abort, /help, /exit)") {
 		t.Errorf("transcript\n got %q\nwant %q", got, want)
 	}
 	if tw.running || len(asked) > 0 {
@@ -376,6 +376,7 @@ func TestWindowHelp(t *testing.T) {
   /ask-with-context-<agent> <question> ask, sending this conversation along
   /mcp                                 list the MCP servers and their tools
   /clear                               forget the conversation
+  /compact                             compress the conversation now, to fit the model's window
   /abort                               cancel the running turn (or Esc, or Ctrl-C)
   /help                                this list
   /exit                                leave (or Ctrl-D, or Ctrl-C on an empty line)
