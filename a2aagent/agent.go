@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/a2aproject/a2a-go/a2a"
@@ -43,6 +44,8 @@ type Agent struct {
 	opts   Options
 	client *http.Client
 	own    *http.Transport // the client's transport when it is the Agent's own
+	// requests numbers the Agent's JSON-RPC requests.
+	requests atomic.Int64
 
 	mu        sync.Mutex
 	card      *a2a.AgentCard

@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync/atomic"
 
 	"github.com/a2aproject/a2a-go/a2a"
 )
@@ -20,9 +19,6 @@ import (
 // over ACP, so that an answer that can cross one hand-off can cross the
 // other, and an endless line cannot fill the memory.
 const MaxEvent = 10 << 20
-
-// requestID numbers the JSON-RPC requests of a process.
-var requestID atomic.Int64
 
 type rpcRequest struct {
 	JSONRPC string `json:"jsonrpc"`
@@ -60,7 +56,7 @@ func (e *rpcError) text() string {
 // post sends one JSON-RPC request and returns the response, whose body the
 // caller closes; accept is the media type wanted back.
 func (a *Agent) post(ctx context.Context, method string, params any, accept string) (*http.Response, error) {
-	body, err := json.Marshal(rpcRequest{JSONRPC: "2.0", ID: requestID.Add(1), Method: method, Params: params})
+	body, err := json.Marshal(rpcRequest{JSONRPC: "2.0", ID: a.requests.Add(1), Method: method, Params: params})
 	if err != nil {
 		return nil, a.errorf("encode %s: %v", method, err)
 	}
