@@ -69,7 +69,8 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
   mm -acp                          an Agent Client Protocol agent over stdio
   mm -tui                          the full-screen window
   mm check                         validate a configuration and the agents it may ask
-  mm init                          write a starter agent.yaml for a model of a local server`,
+  mm init                          write a starter agent.yaml for a model of a local server
+  mm serve --a2a host:port         serve the configuration as an A2A agent`,
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -105,7 +106,7 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 		fl.StringVar(h.p, h.name, "", h.help)
 		_ = fl.MarkHidden(h.name) // for an mm that asks over ssh, not for people
 	}
-	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f))
+	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f), serveCmd(&f, s, end))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
