@@ -62,7 +62,8 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
   mm -acp                          an Agent Client Protocol agent over stdio
   mm -tui                          the full-screen window
   mm check                         validate a configuration and the agents it may ask
-  mm init                          write a starter agent.yaml for a model of a local server`,
+  mm init                          write a starter agent.yaml for a model of a local server
+  mm sessions                      list the saved sessions; mm --continue, --resume <id> go on with one`,
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
