@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,12 @@ import (
 // take before its process group is killed.
 const DefaultGrace = 2 * time.Second
 
+// DefaultStartTimeout bounds a child's start: initialize, then session/new.
+// A child that has not answered by then is not an ACP agent, or is stuck
+// (an ssh waiting for a password nobody types); it is stopped. An mm
+// answers in milliseconds, an agent on npm in a few seconds.
+const DefaultStartTimeout = 30 * time.Second
+
 // Options say which child to start and how.
 type Options struct {
 	// Name is the agent's name in mmConfigs, for errors.
@@ -33,20 +40,45 @@ type Options struct {
 	Bin string
 	// Config is the asked agent's configuration file, absolute.
 	Config string
-	// Cwd is the session's working directory: the child's, and its ACP
-	// session's cwd.
+	// Command, when set, is the child's program and arguments instead of
+	// "Bin -acp --config Config": any ACP agent (ssh for a remote mm, see
+	// SSHCommand). Bin and Config are then unused.
+	Command []string
+	// IsMM says Command starts an mm (this binary, by command): like a
+	// child by Bin and Config, it kills its own descendants when it dies,
+	// so mm's watchdog need not watch it.
+	IsMM bool
+	// Host is the ssh destination when Command runs ssh: errors name the
+	// agent with it ("expert" (ssh me@host)).
+	Host string
+	// Cwd is the session's working directory: its ACP session's cwd, and
+	// the child's unless Dir is set.
 	Cwd string
+	// Dir is the child's working directory; "" for Cwd.
+	Dir string
 	// Environ is the child's complete environment.
 	Environ []string
 	// Grace is how long a cancelled prompt or a closing child may take to
 	// stop before it is killed; 0 means DefaultGrace.
 	Grace time.Duration
+	// StartTimeout bounds initialize and session/new; 0 means
+	// DefaultStartTimeout.
+	StartTimeout time.Duration
+}
+
+// label names the agent in errors: "expert", or "expert" (ssh me@host).
+func (o Options) label() string {
+	if o.Host != "" {
+		return fmt.Sprintf("%q (ssh %s)", o.Name, o.Host)
+	}
+	return fmt.Sprintf("%q", o.Name)
 }
 
 // Agent is a running child agent with one ACP session.
 type Agent struct {
-	name    string
+	name    string // the label: "expert", or "expert" (ssh me@host)
 	grace   time.Duration
+	startIn time.Duration
 	cmd     *exec.Cmd
 	stdin   *os.File // our end of the child's stdin
 	in      watchedWriter
@@ -56,7 +88,14 @@ type Agent struct {
 	session acp.SessionId
 
 	exited chan struct{} // closed once the process has been reaped
-	done   chan struct{} // closed once the process is reaped and the connection released
+	// notACP is closed at the first line on the child's stdout that is not
+	// JSON: a banner, a usage text. junk is that line's start.
+	notACP     chan struct{}
+	notACPOnce sync.Once
+	junk       string
+	// info is who answered initialize: "gemini-cli 0.9.0".
+	info string
+	done chan struct{} // closed once the process is reaped and the connection released
 
 	promptMu sync.Mutex // one prompt at a time
 
@@ -69,12 +108,51 @@ type Agent struct {
 // Start starts the child, and opens an ACP session in opts.Cwd. ctx bounds
 // the start only; the child lives until Close, or until it dies.
 func Start(ctx context.Context, opts Options) (*Agent, error) {
+	a, err := launch(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.open(ctx, opts.Cwd, true); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// Probe starts the child, asks it initialize, and stops it: mm check. It
+// returns who answered ("gemini-cli 0.9.0", "" when it does not say).
+func Probe(ctx context.Context, opts Options) (string, error) {
+	a, err := launch(opts)
+	if err != nil {
+		return "", err
+	}
+	defer a.Close()
+	if err := a.open(ctx, opts.Cwd, false); err != nil {
+		return "", err
+	}
+	return a.info, nil
+}
+
+// launch starts the child process and the ACP connection to it.
+func launch(opts Options) (*Agent, error) {
 	grace := opts.Grace
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
-	cmd := exec.Command(opts.Bin, "-acp", "--config", opts.Config)
+	startIn := opts.StartTimeout
+	if startIn <= 0 {
+		startIn = DefaultStartTimeout
+	}
+	label := opts.label()
+	argv := opts.Command
+	if len(argv) == 0 {
+		argv = []string{opts.Bin, "-acp", "--config", opts.Config}
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = opts.Cwd
+	if opts.Dir != "" {
+		cmd.Dir = opts.Dir
+	}
 	cmd.Env = opts.Environ
 	stderr := textcut.NewHead(stderrQuote) // a chatty child cannot grow the parent's memory
 	cmd.Stderr = stderr
@@ -85,34 +163,42 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 	// before the connection has read the child's last messages.
 	inR, inW, err := os.Pipe()
 	if err != nil {
-		return nil, fmt.Errorf("start agent %q: %w", opts.Name, err)
+		return nil, fmt.Errorf("start agent %s: %w", label, err)
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
-		return nil, fmt.Errorf("start agent %q: %w", opts.Name, err)
+		return nil, fmt.Errorf("start agent %s: %w", label, err)
 	}
 	cmd.Stdin = inR
 	cmd.Stdout = outW
-	err = proc.StartSupervisor(cmd) // its own process group; an mm cleans up after itself
+	if len(opts.Command) == 0 || opts.IsMM {
+		err = proc.StartSupervisor(cmd) // its own process group; an mm cleans up after itself
+	} else {
+		// Any other agent, or ssh: its own process group, watched by mm's
+		// watchdog, since nothing says it cleans up after itself.
+		err = proc.Start(cmd)
+	}
 	inR.Close()
 	outW.Close()
 	if err != nil {
 		inW.Close()
 		outR.Close()
-		return nil, fmt.Errorf("start agent %q: %w", opts.Name, err)
+		return nil, fmt.Errorf("start agent %s: %s", label, startError(argv[0], err))
 	}
 
 	a := &Agent{
-		name:   opts.Name,
-		grace:  grace,
-		cmd:    cmd,
-		stdin:  inW,
-		stdout: outR,
-		stderr: stderr,
-		exited: make(chan struct{}),
-		done:   make(chan struct{}),
+		name:    label,
+		grace:   grace,
+		startIn: startIn,
+		cmd:     cmd,
+		stdin:   inW,
+		stdout:  outR,
+		stderr:  stderr,
+		exited:  make(chan struct{}),
+		done:    make(chan struct{}),
+		notACP:  make(chan struct{}),
 	}
 	out := acpconn.NewWriter(inW)
 	a.in.w = out
@@ -120,15 +206,11 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 	// race with SetLogger.
 	ready := make(chan struct{})
 	in := acpconn.NewReader(acpconn.Gated(outR, ready), out, a.notify, nil)
+	in.OnNotJSON(a.sawJunk)
 	a.conn = acp.NewClientSideConnection(client{a}, &a.in, in)
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
 	close(ready)
 	go a.wait()
-
-	if err := a.open(ctx, opts.Cwd); err != nil {
-		a.Close()
-		return nil, err
-	}
 	return a, nil
 }
 
@@ -136,25 +218,114 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 // asking session records it, so that a resumed one can load it.
 func (a *Agent) SessionID() string { return string(a.session) }
 
-// open does the ACP handshake: initialize, then session/new.
-func (a *Agent) open(ctx context.Context, cwd string) error {
-	_, err := a.conn.Initialize(ctx, acp.InitializeRequest{
+// startError says why a program did not start, in one line.
+func startError(program string, err error) string {
+	var ee *exec.Error
+	if errors.As(err, &ee) && errors.Is(ee.Err, exec.ErrNotFound) {
+		return fmt.Sprintf("command %q not found in $PATH", program)
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("command %q: %v", program, pe.Err)
+	}
+	return err.Error()
+}
+
+// junkQuote is how much of a line that is not JSON a start error quotes.
+const junkQuote = 80
+
+// sawJunk is told of a line on the child's stdout that is not JSON.
+func (a *Agent) sawJunk(line []byte) {
+	a.notACPOnce.Do(func() {
+		a.junk = textcut.Ellipsis(quote(string(line)), junkQuote)
+		close(a.notACP)
+	})
+}
+
+// Why a start failed, as the start's context's cause.
+var (
+	errStartTimeout = errors.New("start timed out")
+	errNotACP       = errors.New("not ACP")
+)
+
+// open does the ACP handshake: initialize, then (withSession) session/new,
+// within the start timeout. A child that writes something other than
+// JSON-RPC on stdout fails at once.
+func (a *Agent) open(ctx context.Context, cwd string, withSession bool) error {
+	sctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timer := time.AfterFunc(a.startIn, func() { cancel(errStartTimeout) })
+	defer timer.Stop()
+	go func() {
+		select {
+		case <-a.notACP:
+			cancel(errNotACP)
+		case <-sctx.Done():
+		}
+	}()
+
+	step := "initialize"
+	ir, err := a.conn.Initialize(sctx, acp.InitializeRequest{
 		ProtocolVersion: acp.ProtocolVersionNumber,
 		ClientInfo:      &acp.Implementation{Name: "mm", Version: ""},
 	})
 	if err == nil {
+		if i := ir.AgentInfo; i != nil {
+			a.info = strings.TrimSpace(i.Name + " " + i.Version)
+		}
+	}
+	if err == nil && withSession {
+		step = "session/new"
 		var s acp.NewSessionResponse
-		s, err = a.conn.NewSession(ctx, acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{}})
+		s, err = a.conn.NewSession(sctx, acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{}})
 		a.session = s.SessionId
 	}
 	if err == nil {
 		return nil
 	}
+	why := context.Cause(sctx)
+	if why == nil && a.in.failed.Load() {
+		// It is gone before it read initialize: what it wrote on stdout
+		// is read to its end first, a banner included.
+		t := time.NewTimer(2 * a.grace)
+		select {
+		case <-a.done:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	select {
+	case <-a.notACP:
+		// Also when it exited right after its banner, before the start
+		// was cancelled for it: the banner says more than the exit.
+		why = errNotACP
+	default:
+	}
+	switch why {
+	case errNotACP, errStartTimeout:
+		// Stopped now, so that all it wrote on stderr is there to quote.
+		_ = proc.KillGroup(a.cmd.Process)
+		<-a.exited
+	}
+	switch why {
+	case errNotACP:
+		return fmt.Errorf("start agent %s: it does not speak ACP: its output began %q%s", a.name, a.junk, a.stderrTail())
+	case errStartTimeout:
+		return fmt.Errorf("start agent %s: no answer to %s within %s%s", a.name, step, a.startIn, a.stderrTail())
+	}
 	if ctx.Err() != nil {
-		return fmt.Errorf("start agent %q: %w", a.name, ctx.Err())
+		return fmt.Errorf("start agent %s: %w", a.name, ctx.Err())
 	}
 	cause, _ := a.cause(err)
-	return fmt.Errorf("start agent %q: %s", a.name, cause)
+	return fmt.Errorf("start agent %s: %s", a.name, cause)
+}
+
+// stderrTail is ": <the child's stderr so far>", or "" when it wrote none.
+func (a *Agent) stderrTail() string {
+	if q := quote(a.stderr.String()); q != "" {
+		return ": " + q
+	}
+	return ""
 }
 
 // wait reaps the child, then releases the connection.
@@ -194,7 +365,7 @@ func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
 	default:
 	}
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("agent %q: %w", a.name, err)
+		return fmt.Errorf("agent %s: %w", a.name, err)
 	}
 
 	req := acp.PromptRequest{SessionId: a.session, Prompt: []acp.ContentBlock{acp.TextBlock(text)}}
@@ -231,11 +402,20 @@ func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
 		res <- result{resp, err}
 	}()
 
+	var why error
 	select {
 	case r := <-res:
 		t.finish()
+		select {
+		case <-t.failed: // it went on without the answer it asked for
+			return t.failErr
+		default:
+		}
 		return a.promptError(r.resp, r.err)
 	case <-ctx.Done():
+		why = fmt.Errorf("agent %s: %w", a.name, ctx.Err())
+	case <-t.failed:
+		why = t.failErr
 	}
 	_ = a.conn.Cancel(context.WithoutCancel(ctx), acp.CancelNotification{SessionId: a.session})
 	timer := time.NewTimer(a.grace)
@@ -249,7 +429,7 @@ func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
 		t.abandon() // the connection's reader may wait for room to queue
 		<-res
 	}
-	return fmt.Errorf("agent %q: %w", a.name, ctx.Err())
+	return why
 }
 
 // checkSize refuses a prompt the child would refuse: one over the limit of
@@ -261,10 +441,10 @@ func (a *Agent) checkSize(req acp.PromptRequest) error {
 	}
 	b, err := json.Marshal(req)
 	if err != nil {
-		return fmt.Errorf("agent %q: encode the prompt: %w", a.name, err)
+		return fmt.Errorf("agent %s: encode the prompt: %w", a.name, err)
 	}
 	if n := len(b) + envelope; n > acpconn.MaxMessage {
-		return fmt.Errorf("agent %q: the message is %s once encoded, over the limit of %s for one message: send a shorter question or conversation (a preAsk hook can cut the transcript)",
+		return fmt.Errorf("agent %s: the message is %s once encoded, over the limit of %s for one message: send a shorter question or conversation (a preAsk hook can cut the transcript)",
 			a.name, regularfile.FormatSize(int64(n)), regularfile.FormatSize(acpconn.MaxMessage))
 	}
 	return nil
@@ -275,12 +455,12 @@ func (a *Agent) promptError(resp acp.PromptResponse, err error) error {
 	if err != nil {
 		cause, died := a.cause(err)
 		if died {
-			return fmt.Errorf("agent %q %s", a.name, cause)
+			return fmt.Errorf("agent %s %s", a.name, cause)
 		}
-		return fmt.Errorf("agent %q: %s", a.name, cause)
+		return fmt.Errorf("agent %s: %s", a.name, cause)
 	}
 	if resp.StopReason != acp.StopReasonEndTurn {
-		return fmt.Errorf("agent %q ended its turn early (stop reason %q)", a.name, resp.StopReason)
+		return fmt.Errorf("agent %s ended its turn early (stop reason %q)", a.name, resp.StopReason)
 	}
 	return nil
 }
@@ -316,7 +496,7 @@ func (a *Agent) cause(err error) (cause string, died bool) {
 
 // exitError is the error of a prompt to a child that has already exited.
 func (a *Agent) exitError() error {
-	return fmt.Errorf("agent %q %s", a.name, a.exitCause())
+	return fmt.Errorf("agent %s %s", a.name, a.exitCause())
 }
 
 // exitCause describes the child's end: "exited (exit status 2): <stderr>".
@@ -327,10 +507,7 @@ func (a *Agent) exitCause() string {
 		state = ps.String()
 	}
 	s := "exited (" + state + ")"
-	if q := quote(a.stderr.String()); q != "" {
-		s += ": " + q
-	}
-	return s
+	return s + a.stderrTail()
 }
 
 // rpcMessage is the text of a JSON-RPC error: its message, and the detail

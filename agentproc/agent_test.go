@@ -358,7 +358,7 @@ func TestStartFailures(t *testing.T) {
 	}{
 		{"config error", fakeBin, "fail-start", `start agent "fake": exited (exit status 1): [config error: fail-start: broken]`},
 		{"silent exit", fakeBin, "mute", `start agent "fake": exited (exit status 0)`},
-		{"no binary", "/nonexistent/mm", "agent.yaml", `start agent "fake": fork/exec /nonexistent/mm: no such file or directory`},
+		{"no binary", "/nonexistent/mm", "agent.yaml", `start agent "fake": command "/nonexistent/mm": no such file or directory`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 
 	acp "github.com/coder/acp-go-sdk"
@@ -98,6 +100,12 @@ func (c client) RequestPermission(ctx context.Context, p acp.RequestPermissionRe
 		return cancelled, nil
 	}
 	tc := p.ToolCall
+	if !knownOptions(p.Options) {
+		// Neither allow nor reject can be told: no answer the person gives
+		// could be passed on, so the hand-off fails.
+		t.fail(fmt.Errorf("agent %s asked for a permission mm cannot answer: %s", a.name, optionKinds(p.Options)))
+		return cancelled, nil
+	}
 	m := readMeta(tc.Meta)
 	ans := t.h.Permission(pctx, PermissionRequest{
 		Agent:   m.Agent,
@@ -115,6 +123,30 @@ func (c client) RequestPermission(ctx context.Context, p acp.RequestPermissionRe
 		return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(id)}, nil
 	}
 	return cancelled, nil
+}
+
+// knownOptions reports whether opts offer a kind mm knows.
+func knownOptions(opts []acp.PermissionOption) bool {
+	for _, o := range opts {
+		switch o.Kind {
+		case acp.PermissionOptionKindAllowOnce, acp.PermissionOptionKindAllowAlways,
+			acp.PermissionOptionKindRejectOnce, acp.PermissionOptionKindRejectAlways:
+			return true
+		}
+	}
+	return false
+}
+
+// optionKinds lists the kinds of opts for an error.
+func optionKinds(opts []acp.PermissionOption) string {
+	if len(opts) == 0 {
+		return "it offered no option"
+	}
+	kinds := make([]string, len(opts))
+	for i, o := range opts {
+		kinds[i] = strconv.Quote(string(o.Kind))
+	}
+	return "it offered only " + strings.Join(kinds, ", ") + " (mm knows allow_once, allow_always, reject_once, reject_always)"
 }
 
 // pickOption finds the option for an answer: the kind it names, or for an

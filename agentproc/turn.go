@@ -27,6 +27,20 @@ type turn struct {
 	stop     chan struct{} // closed by abandon
 	stopOnce sync.Once
 	shown    chan struct{} // closed when showAll has returned
+
+	// failed is closed when the child did something that ends the prompt
+	// with failErr: a permission request mm cannot answer.
+	failed   chan struct{}
+	failOnce sync.Once
+	failErr  error
+}
+
+// fail ends the prompt with err (the first one wins).
+func (t *turn) fail(err error) {
+	t.failOnce.Do(func() {
+		t.failErr = err
+		close(t.failed)
+	})
 }
 
 // queued is an update to show, or a mark: closed once everything queued
@@ -39,7 +53,7 @@ type queued struct {
 
 func newTurn(ctx context.Context, h Handler) *turn {
 	t := &turn{ctx: ctx, h: h, updates: make(chan queued, queuedUpdates),
-		stop: make(chan struct{}), shown: make(chan struct{})}
+		stop: make(chan struct{}), shown: make(chan struct{}), failed: make(chan struct{})}
 	go t.showAll()
 	return t
 }

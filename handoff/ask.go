@@ -14,9 +14,19 @@ const (
 // Ask is the hand-off as hooks see it: the "ask" object of a preAsk or
 // postAsk hook's input.
 type Ask struct {
-	Agent       string `json:"agent"`
-	Config      string `json:"config"`
-	AgentModel  string `json:"agentModel,omitempty"`
+	Agent string `json:"agent"`
+	// Config is the asked agent's configuration file: absolute for an mm
+	// on this machine, as written for one over ssh (a path on that host),
+	// "" for an agent by command.
+	Config     string `json:"config"`
+	AgentModel string `json:"agentModel,omitempty"`
+	// AgentCommand is the program and arguments of an agent by command,
+	// as the configuration writes them ($VAR not expanded); absent for an
+	// mm by file or over ssh.
+	AgentCommand []string `json:"agentCommand,omitempty"`
+	// AgentHost is the ssh destination of an mm over ssh; absent
+	// otherwise.
+	AgentHost   string `json:"agentHost,omitempty"`
 	Via         string `json:"via"`
 	WithContext bool   `json:"withContext"`
 	Depth       int    `json:"depth"`

@@ -52,6 +52,10 @@ type ToolSpec struct {
 type Request struct {
 	Messages []Message
 	Tools    []ToolSpec
+	// Purpose is PurposeSummary for the call that summarises a
+	// conversation to compress it, "" for a turn's call. A server never
+	// sees it; the scripted model's rules may match it.
+	Purpose string
 	// Format asks for an answer that is JSON valid against a schema; nil
 	// for any text. A server may ignore it: the caller checks the answer.
 	Format *JSONSchemaFormat
@@ -67,6 +71,10 @@ type JSONSchemaFormat struct {
 	// Strict asks the server to hold the answer to the schema exactly.
 	Strict bool
 }
+
+// PurposeSummary marks the request that summarises the older part of a
+// conversation (context compression).
+const PurposeSummary = "summary"
 
 // Reply is what the model answered to one Request.
 type Reply struct {
@@ -84,6 +92,10 @@ type Reply struct {
 type Usage struct {
 	// InputTokens is the prompt's tokens, OutputTokens the reply's.
 	InputTokens, OutputTokens int
+	// CachedTokens is how many of InputTokens the server found in its
+	// cache and did not read again (llama.cpp's timings.cache_n, OpenAI's
+	// prompt_tokens_details.cached_tokens); 0 when it does not say.
+	CachedTokens int
 	// Generation is how long the server says it spent writing the reply
 	// (llama.cpp's timings.predicted_ms); 0 when it does not say.
 	Generation time.Duration

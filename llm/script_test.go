@@ -191,7 +191,7 @@ func TestScriptErrors(t *testing.T) {
 		{"empty.yaml", "the file is empty: it needs rules:"},
 		{"norules.yaml", "no rules: the file needs a rules: list"},
 		{"unknown_top.yaml", `unknown key "rule" (line 1); known: rules, delay, pieces`},
-		{"unknown_rule.yaml", `rule 2: unknown key "sya" (line 4); known: when, role, afterTool, once, say, fail, pieces, delay, calls`},
+		{"unknown_rule.yaml", `rule 2: unknown key "sya" (line 4); known: when, role, afterTool, once, summary, say, fail, pieces, delay, calls`},
 		{"twice.yaml", `rules[0]: key "say" is given twice (lines 2 and 3)`},
 		{"two_documents.yaml", "line 3: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them"},
 		{"alias.yaml", "rules[1].say: alias *greeting (line 4): mm's files take no YAML aliases; write the value out"},
@@ -272,6 +272,24 @@ func BenchmarkScript(b *testing.B) {
 	for b.Loop() {
 		if _, err := m.Stream(context.Background(), req, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestScriptSummary: a rule with summary: true answers only a
+// compression's summary request, one with summary: false only a turn's
+// call.
+func TestScriptSummary(t *testing.T) {
+	m := loadTestScript(t, "summary.yaml")
+	msgs := []Message{user("what is 2+2?")}
+	for _, tc := range []struct{ purpose, want string }{
+		{"", "Answer to what is 2+2?"},
+		{PurposeSummary, "Summary: the person asked what is 2+2?"},
+		{"", "Answer to what is 2+2?"},
+	} {
+		got, err := m.Stream(t.Context(), Request{Messages: msgs, Purpose: tc.purpose}, nil)
+		if err != nil || got.Content != tc.want {
+			t.Errorf("purpose %q: %q, %v; want %q", tc.purpose, got.Content, err, tc.want)
 		}
 	}
 }

@@ -3,9 +3,10 @@ package mmconfigs
 import "path/filepath"
 
 // Walk loads the configuration at path and, recursively, every agent it may
-// ask, each file once (so cycles are fine), in depth-first order. visit gets
-// each file's configuration or its error. Walk reports whether every file
-// loaded.
+// ask by its file (not those by command or over ssh: there is no file here
+// to read), each file once (so cycles are fine), in depth-first order.
+// visit gets each file's configuration or its error. Walk reports whether
+// every file loaded.
 func Walk(path, cwd string, getenv func(string) string, visit func(path string, c *Config, err error)) bool {
 	seen := map[string]bool{}
 	ok := true
@@ -26,7 +27,10 @@ func Walk(path, cwd string, getenv func(string) string, visit func(path string, 
 			return
 		}
 		for _, name := range c.AgentNames() {
-			walk(DisplayPath(c.Agents[name], cwd))
+			// An agent by command or over ssh has no file here to read.
+			if a := c.Agents[name]; a.Kind == AgentFile {
+				walk(DisplayPath(a.Config, cwd))
+			}
 		}
 	}
 	walk(path)

@@ -57,7 +57,7 @@ func (s *Session) handOff(ctx context.Context, t *turn, req askRequest) askResul
 // runHandOff runs design.md §4: resolve, depth, preAsk, the asked agent,
 // postAsk.
 func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest) askResult {
-	path, ok := s.cfg.Agents[req.agent]
+	agent, ok := s.cfg.Agents[req.agent]
 	if !ok {
 		return askResult{err: &handoff.UnknownAgentError{Name: req.agent, Known: s.cfg.AgentNames()}}
 	}
@@ -66,13 +66,16 @@ func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest) askRe
 	}
 	ask := handoff.Ask{
 		Agent:       req.agent,
-		Config:      path,
-		AgentModel:  agentModel(path),
+		Config:      agent.Config,
 		Via:         req.via,
 		WithContext: req.withContext,
 		Depth:       s.depth,
 		Prompt:      req.question,
 	}
+	if agent.Kind == mmconfigs.AgentFile {
+		ask.AgentModel = agentModel(agent.Config)
+	}
+	ask.AgentCommand, ask.AgentHost = describeAgent(agent)
 	if req.withContext {
 		ask.Transcript = req.transcript
 	}
@@ -88,7 +91,7 @@ func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest) askRe
 
 	start := time.Now()
 	actx, cancel := context.WithTimeout(ctx, s.cfg.AskTimeout)
-	answer, err := s.asks.prompt(actx, req.agent, path, msg)
+	answer, err := s.asks.prompt(actx, req.agent, agent, msg)
 	timedOut := actx.Err() == context.DeadlineExceeded && ctx.Err() == nil
 	cancel()
 	// askTimeout cancels the hand-off like Ctrl-C does (design §4.10):
@@ -155,16 +158,13 @@ func readHeads(path string, keys ...string) ([]string, error) {
 	return out, nil
 }
 
-// childEnv is the environment of an asked agent's process.
+// childEnv is the environment of an asked mm's process (by file, or by
+// command): config is its file, when it has one here.
 func (s *Session) childEnv(name, config string) []string {
 	env := withEnv(s.environ, "MM_CONFIG", config)
 	env = withEnv(env, "MM_ASKED_DEPTH", strconv.Itoa(s.depth+1))
 	env = withEnv(env, "MM_ASK_MAX_DEPTH", strconv.Itoa(s.maxDepth))
-	chain := name
-	if s.chain != "" {
-		chain = s.chain + "/" + name
-	}
-	return withEnv(env, "MM_ASK_CHAIN", chain)
+	return withEnv(env, "MM_ASK_CHAIN", s.childChain(name))
 }
 
 // Ask is the mm --ask route: one hand-off from this agent to name, outside

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/mm-agent/mm/agentproc"
+	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/tools"
 )
 
@@ -36,9 +37,9 @@ func newAskers(s *Session) *askers {
 	return &askers{s: s, sem: semaphore.NewWeighted(maxConcurrentAsks), agents: map[string]*askedAgent{}}
 }
 
-// prompt sends msg to the agent name (configuration path), starting it if
-// needed, and returns its answer as it read back.
-func (a *askers) prompt(ctx context.Context, name, path, msg string) (string, error) {
+// prompt sends msg to the agent name, starting it if needed, and returns
+// its answer as it read back.
+func (a *askers) prompt(ctx context.Context, name string, agent mmconfigs.Agent, msg string) (string, error) {
 	if err := a.sem.Acquire(ctx, 1); err != nil {
 		return "", err
 	}
@@ -69,13 +70,7 @@ func (a *askers) prompt(ctx context.Context, name, path, msg string) (string, er
 		}
 	}
 	if ag.proc == nil {
-		p, err := agentproc.Start(ctx, agentproc.Options{
-			Name:    name,
-			Bin:     a.s.bin,
-			Config:  path,
-			Cwd:     a.s.cwd,
-			Environ: a.s.childEnv(name, path),
-		})
+		p, err := agentproc.Start(ctx, a.s.agentOptions(name, agent))
 		if err != nil {
 			return "", err
 		}
@@ -129,6 +124,54 @@ type relay struct {
 	// toolSince says one of the agent's own tool calls came after its last
 	// text: the next text is another model call's, on a line of its own.
 	toolSince bool
+	// calls are the tool calls seen, by chain and id: an update need not
+	// repeat what the call is, and an agent other than mm says it only
+	// with ACP's title and kind. Permission runs beside ToolCall: mu.
+	mu    sync.Mutex
+	calls map[string]*seenCall
+}
+
+// seenCall is what the relay knows of one tool call.
+type seenCall struct {
+	name, subject string
+	byMeta        bool // named by an mm's _meta, not by ACP's kind and title
+	started       bool
+}
+
+// see records what u says of its call and returns the call's name: by
+// mm's _meta (tool, subject) when the agent is an mm, else by ACP's kind
+// and title. started marks the call shown started; wasStarted says it had
+// been before.
+func (r *relay) see(agent string, u agentproc.ToolUpdate, started bool) (name, subject string, wasStarted bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.calls == nil {
+		r.calls = map[string]*seenCall{}
+	}
+	key := agent + "\x00" + u.ID
+	c := r.calls[key]
+	if c == nil {
+		c = &seenCall{}
+		r.calls[key] = c
+	}
+	switch {
+	case u.Tool != "":
+		c.name, c.subject, c.byMeta = u.Tool, u.Subject, true
+	case !c.byMeta && (u.Kind != "" || u.Title != ""):
+		// An update may change the title or the kind: the latest is kept.
+		if u.Kind != "" {
+			c.name = u.Kind
+		}
+		if u.Title != "" {
+			c.subject = u.Title
+		}
+	}
+	if c.name == "" {
+		c.name = "tool"
+	}
+	wasStarted = c.started
+	c.started = c.started || started
+	return c.name, c.subject, wasStarted
 }
 
 // chain names the agent something came from, seen from the asking session.
@@ -158,12 +201,21 @@ func (r *relay) ToolCall(u agentproc.ToolUpdate) {
 		r.toolSince = true
 	}
 	agent := r.chain(u.Agent)
-	switch u.Status {
-	case agentproc.StatusInProgress:
+	ended := u.Status == agentproc.StatusCompleted || u.Status == agentproc.StatusFailed
+	name, subject, wasStarted := r.see(agent, u, u.Status == agentproc.StatusInProgress || ended)
+	switch {
+	case u.Status == agentproc.StatusInProgress:
 		// A call is announced pending while it waits for consent; it starts
 		// when it runs.
-		r.s.sink.Emit(ToolStarted{Agent: agent, ID: u.ID, Name: u.Tool, Subject: u.Subject, Input: u.Input})
-	case agentproc.StatusCompleted, agentproc.StatusFailed:
+		if !wasStarted {
+			r.s.sink.Emit(ToolStarted{Agent: agent, ID: u.ID, Name: name, Subject: subject, Input: u.Input})
+		}
+	case ended:
+		if !wasStarted && u.DeniedBy == "" {
+			// An agent may go from pending to done at once: the call is
+			// shown started all the same.
+			r.s.sink.Emit(ToolStarted{Agent: agent, ID: u.ID, Name: name, Subject: subject, Input: u.Input})
+		}
 		status := ToolCompleted
 		switch {
 		case u.DeniedBy != "":
@@ -175,12 +227,18 @@ func (r *relay) ToolCall(u agentproc.ToolUpdate) {
 		if status != ToolCompleted {
 			summary = firstLine(u.Output)
 		}
-		r.s.sink.Emit(ToolEnded{Agent: agent, ID: u.ID, Name: u.Tool, Subject: u.Subject, Status: status, Output: u.Output, Summary: summary, DeniedBy: u.DeniedBy})
+		r.s.sink.Emit(ToolEnded{Agent: agent, ID: u.ID, Name: name, Subject: subject, Status: status, Output: u.Output, Summary: summary, DeniedBy: u.DeniedBy})
 	}
 }
 
 func (r *relay) Permission(ctx context.Context, req agentproc.PermissionRequest) agentproc.PermissionAnswer {
-	ans := r.s.sink.Consent(ctx, ConsentRequest{Agent: r.chain(req.Agent), ID: req.ID, Tool: req.Tool, Subject: req.Subject, Detail: tools.SubjectWhole(req.Input), Input: req.Input})
+	agent := r.chain(req.Agent)
+	tool, subject, _ := r.see(agent, agentproc.ToolUpdate{ID: req.ID, Tool: req.Tool, Subject: req.Subject, Title: req.Title, Kind: req.Kind}, false)
+	detail := tools.SubjectWhole(req.Input)
+	if detail == "" {
+		detail = subject
+	}
+	ans := r.s.sink.Consent(ctx, ConsentRequest{Agent: agent, ID: req.ID, Tool: tool, Subject: subject, Detail: detail, Input: req.Input})
 	switch ans {
 	case AllowOnce:
 		return agentproc.AllowOnce

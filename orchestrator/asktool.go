@@ -100,11 +100,20 @@ func (a askTool) run(ctx context.Context, t *turn, input json.RawMessage, start 
 // by a whole document. A longer one is named, not shown.
 const maxSchemaShown = 2000
 
-// agentLine is what ask_agent's description says of the agent configured
-// at path, after its name: ": <description>", and for a structuredOutput
-// agent the schema of its JSON answer. Best effort: what cannot be read is
-// left out (the hand-off says why).
-func agentLine(path string) string {
+// agentLine is what ask_agent's description says of an asked agent, after
+// its name: ": <description>" — its mmConfigs entry's for an agent by
+// command or over ssh, whose file is not here to read — and for an mm by
+// file whose configuration is structuredOutput, the schema of its JSON
+// answer. Best effort: what cannot be read is left out (the hand-off says
+// why).
+func agentLine(agent mmconfigs.Agent) string {
+	if agent.Kind != mmconfigs.AgentFile {
+		if agent.Description == "" {
+			return ""
+		}
+		return ": " + agent.Description
+	}
+	path := agent.Config
 	head, err := readHeads(path, "description", "structuredOutput")
 	if err != nil {
 		return ""

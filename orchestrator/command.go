@@ -53,7 +53,7 @@ func (s *Session) parseAskCommand(text string) (cmd askCommandLine, ok bool, err
 		if cmd.agent == "" || cmd.question == "" {
 			return cmd, true, errors.New("usage: /ask <agent> <question>")
 		}
-	case strings.HasPrefix(word, "/ask-with-context-") && s.cfg.Agents[strings.TrimPrefix(word, "/ask-")] == "":
+	case strings.HasPrefix(word, "/ask-with-context-") && !s.hasAgent(strings.TrimPrefix(word, "/ask-")):
 		// /ask-with-context-<name>, unless an agent is named "with-context-<name>".
 		cmd.agent, cmd.question, cmd.withContext = strings.TrimPrefix(word, "/ask-with-context-"), rest, true
 	case strings.HasPrefix(word, "/ask-"):
@@ -88,4 +88,10 @@ func (s *Session) askCommand(ctx context.Context, cmd askCommandLine) error {
 	}
 	t.end(res.read, err)
 	return err
+}
+
+// hasAgent reports whether mmConfigs has an agent named name.
+func (s *Session) hasAgent(name string) bool {
+	_, ok := s.cfg.Agents[name]
+	return ok
 }

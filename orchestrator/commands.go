@@ -30,6 +30,9 @@ type SlashCommand struct {
 	// turn, its token report): it is listed only where the front end
 	// says it offers it.
 	Local bool
+	// Turn says Session.Prompt runs it, as a turn (a model call): the
+	// front end sends the line to Prompt like a question.
+	Turn bool
 }
 
 // Slash commands a front end carries out itself; offer them in
@@ -39,6 +42,9 @@ const (
 	CommandUsage = "usage"
 	CommandAbort = "abort"
 )
+
+// CommandCompact is /compact, which Session.Prompt runs.
+const CommandCompact = "compact"
 
 // slashCommands is the registry, in /help's order. The /ask… entries are
 // run by Prompt (they are turns); the session's own are run by
@@ -51,6 +57,7 @@ func slashCommands() []SlashCommand {
 		{Name: "mcp", Description: "list the MCP servers and their tools"},
 		{Name: CommandUsage, Description: "the tokens of the last turn and of the session", Local: true},
 		{Name: "clear", Description: "forget the conversation"},
+		{Name: CommandCompact, Description: "compress the conversation now, to fit the model's window", Turn: true},
 		{Name: "sessions", Description: "list this folder's saved sessions"},
 		{Name: "resume", Usage: "/resume <id>", Description: "go on with a saved session", TakesArg: true},
 		{Name: CommandAbort, Description: "cancel the running turn", Local: true},
@@ -131,13 +138,13 @@ func (c CommandSet) Words() []string {
 }
 
 // Find returns the command line is, when it is exactly one of this set's
-// commands other than /ask… (which Prompt runs): "/clear", "/exit"; or,
-// for one that takes an argument, the command and what follows it:
-// "/resume 3f2a".
+// commands other than /ask… and /compact (which Prompt runs): "/clear",
+// "/exit"; or, for one that takes an argument, the command and what
+// follows it: "/resume 3f2a".
 func (c CommandSet) Find(line string) (SlashCommand, bool) {
 	line = strings.TrimSpace(line)
 	for _, cmd := range c.commands() {
-		if cmd.Name == "" || cmd.Name == "ask" {
+		if cmd.Name == "" || cmd.Name == "ask" || cmd.Turn {
 			continue
 		}
 		if line == "/"+cmd.Name {

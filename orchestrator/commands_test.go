@@ -37,6 +37,7 @@ func TestCommandSetHelp(t *testing.T) {
   /ask-with-context-<agent> <question> ask, sending this conversation along
   /mcp                                 list the MCP servers and their tools
   /clear                               forget the conversation
+  /compact                             compress the conversation now, to fit the model's window
   /sessions                            list this folder's saved sessions
   /resume <id>                         go on with a saved session
   /help                                this list
@@ -45,7 +46,7 @@ Ctrl-C cancels.`
 	if got := set.Help(); got != want {
 		t.Errorf("Help()\n got:\n%s\nwant:\n%s", got, want)
 	}
-	if got, want := set.Words(), []string{"/ask", "/mcp", "/clear", "/sessions", "/resume", "/help", "/exit"}; !slices.Equal(got, want) {
+	if got, want := set.Words(), []string{"/ask", "/mcp", "/clear", "/compact", "/sessions", "/resume", "/help", "/exit"}; !slices.Equal(got, want) {
 		t.Errorf("Words() = %q, want %q", got, want)
 	}
 	for _, tc := range []struct {

@@ -28,7 +28,7 @@ func TestAskErrorsAreTypes(t *testing.T) {
 	t.Run("too deep", func(t *testing.T) {
 		dir := t.TempDir()
 		cfg := mmconfigs.Default(dir, func(string) string { return "" })
-		cfg.Agents = map[string]string{"expert": filepath.Join(dir, "expert.yaml")}
+		cfg.Agents = map[string]mmconfigs.Agent{"expert": fileAgent(filepath.Join(dir, "expert.yaml"))}
 		s := newTestSession(t, cfg, &fakeModel{}, &recSink{})
 		s.maxDepth = 0
 		_, err := s.Ask(context.Background(), "expert", "why?", false, "")

@@ -56,6 +56,7 @@ func (s *Session) replaceHistory(msgs []llm.Message) {
 	s.history = append([]llm.Message(nil), msgs...)
 	rec := s.recorder
 	s.mu.Unlock()
+	s.forgetCount() // the server counted the history that is gone
 	if rec != nil {
 		s.recorded(rec.Replace(msgs))
 	}

@@ -92,6 +92,9 @@ type Session struct {
 	skills *skills.Set
 	home   string
 
+	// window is what the session knows of its model's context window.
+	window window
+
 	asks        *askers
 	askSpecOnce sync.Once
 	askSpec     llm.ToolSpec
@@ -124,19 +127,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.history = append([]llm.Message(nil), r.History...)
 		maps.Copy(s.askedSessions, r.AskedSessions)
 	}
-	if d, err := strconv.Atoi(env["MM_ASKED_DEPTH"]); err == nil && d > 0 {
-		s.depth = d
-	}
-	s.maxDepth = cfg.MaxAskDepth
-	if m, err := strconv.Atoi(env["MM_ASK_MAX_DEPTH"]); err == nil && m >= 0 && m < s.maxDepth {
-		s.maxDepth = m
-	}
-	s.chain = env["MM_ASK_CHAIN"]
-	s.bin = env["MM_BIN"]
-	if exe, err := os.Executable(); err == nil {
-		s.bin = exe
-	}
-	s.environ = withEnv(opts.Environ, "MM_BIN", s.bin)
+	s.joinChain(opts.Environ)
 	if cfg.Abs != "" {
 		s.environ = withEnv(s.environ, "MM_CONFIG", cfg.Abs)
 	}
@@ -196,6 +187,26 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.startMCP(ctx, opts.MCPServers)
 	}
 	return s, nil
+}
+
+// joinChain reads from environ where this agent is in a chain of asks
+// (MM_ASKED_DEPTH, MM_ASK_MAX_DEPTH, MM_ASK_CHAIN) and the mm binary, and
+// sets the environment of the processes it starts.
+func (s *Session) joinChain(environ []string) {
+	env := envMap(environ)
+	if d, err := strconv.Atoi(env["MM_ASKED_DEPTH"]); err == nil && d > 0 {
+		s.depth = d
+	}
+	s.maxDepth = s.cfg.MaxAskDepth
+	if m, err := strconv.Atoi(env["MM_ASK_MAX_DEPTH"]); err == nil && m >= 0 && m < s.maxDepth {
+		s.maxDepth = m
+	}
+	s.chain = env["MM_ASK_CHAIN"]
+	s.bin = env["MM_BIN"]
+	if exe, err := os.Executable(); err == nil {
+		s.bin = exe
+	}
+	s.environ = withEnv(environ, "MM_BIN", s.bin)
 }
 
 // Close stops the asked agents and the MCP servers the session started.

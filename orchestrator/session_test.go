@@ -335,7 +335,7 @@ func TestConsent(t *testing.T) {
 
 func TestParseAskCommand(t *testing.T) {
 	cfg := mmconfigs.Default(t.TempDir(), func(string) string { return "" })
-	cfg.Agents = map[string]string{"expert": "/e.yaml", "with-context-x": "/w.yaml"}
+	cfg.Agents = map[string]mmconfigs.Agent{"expert": fileAgent("/e.yaml"), "with-context-x": fileAgent("/w.yaml")}
 	s := newTestSession(t, cfg, &fakeModel{}, &recSink{})
 	tests := []struct {
 		line string
@@ -371,7 +371,7 @@ func TestCommands(t *testing.T) {
 	if c := s.Commands(); c != nil {
 		t.Errorf("commands without agents: %v", c)
 	}
-	cfg.Agents = map[string]string{"expert": "/e.yaml"}
+	cfg.Agents = map[string]mmconfigs.Agent{"expert": fileAgent("/e.yaml")}
 	var names []string
 	for _, c := range s.Commands() {
 		names = append(names, c.Name)
@@ -417,21 +417,30 @@ func TestAskToolSpec(t *testing.T) {
 		model llm.Model
 		want  string
 	}{
-		{"reads specs", &fakeModel{}, "Ask another agent a question and read its answer. The agents:\n- expert: knows inodes\n- gone\nSet withContext to send this conversation along."},
-		{"echo", echo, "Ask another agent a question and read its answer. The agents:\n- expert\n- gone\nSet withContext to send this conversation along."},
+		{"reads specs", &fakeModel{}, "Ask another agent a question and read its answer. The agents:\n- expert: knows inodes\n- gemini: Google's agent\n- gone\n- remote: the build host\n- silent\nSet withContext to send this conversation along."},
+		{"echo", echo, "Ask another agent a question and read its answer. The agents:\n- expert\n- gemini\n- gone\n- remote\n- silent\nSet withContext to send this conversation along."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := mmconfigs.Default(dir, func(string) string { return "" })
-			cfg.Agents = map[string]string{"expert": filepath.Join(dir, "e.yaml"), "gone": filepath.Join(dir, "gone.yaml")}
+			cfg.Agents = map[string]mmconfigs.Agent{"expert": fileAgent(filepath.Join(dir, "e.yaml")), "gone": fileAgent(filepath.Join(dir, "gone.yaml")),
+				// Agents without a file here: the description of their entry.
+				"gemini": {Kind: mmconfigs.AgentCommand, Command: []string{"gemini"}, Description: "Google's agent"},
+				"remote": {Kind: mmconfigs.AgentSSH, Host: "h", Config: "e.yaml", Description: "the build host"},
+				"silent": {Kind: mmconfigs.AgentCommand, Command: []string{"x"}}}
 			s := newTestSession(t, cfg, tt.model, &recSink{})
 			spec := s.tools["ask_agent"].Spec()
 			if spec.Description != tt.want {
 				t.Errorf("description\n got %q\nwant %q", spec.Description, tt.want)
 			}
-			if !strings.Contains(string(spec.Parameters), `"enum":["expert","gone"]`) {
+			if !strings.Contains(string(spec.Parameters), `"enum":["expert","gemini","gone","remote","silent"]`) {
 				t.Errorf("schema %s", spec.Parameters)
 			}
 		})
 	}
+}
+
+// fileAgent is an mmConfigs entry of an mm by its file.
+func fileAgent(path string) mmconfigs.Agent {
+	return mmconfigs.Agent{Kind: mmconfigs.AgentFile, Config: path}
 }

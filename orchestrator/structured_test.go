@@ -144,9 +144,9 @@ func TestAskToolSpecStructured(t *testing.T) {
 		}
 	}
 	cfg := mmconfigs.Default(dir, func(string) string { return "" })
-	cfg.Agents = map[string]string{}
+	cfg.Agents = map[string]mmconfigs.Agent{}
 	for _, n := range []string{"w", "plain", "big", "broken"} {
-		cfg.Agents[n] = filepath.Join(dir, n+".yaml")
+		cfg.Agents[n] = fileAgent(filepath.Join(dir, n+".yaml"))
 	}
 	s := newTestSession(t, cfg, &fakeModel{}, &recSink{})
 	want := "Ask another agent a question and read its answer. The agents:\n" +

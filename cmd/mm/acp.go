@@ -18,9 +18,15 @@ import (
 // agent.yaml of its own cwd (session/new's), as an editor started from any
 // folder expects.
 func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
+	dir, err := f.chain.sessionDir(cwd)
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm -acp: %v\n", err)
+		return 1
+	}
 	opts := acp.Options{
 		Session: sessionOptions(&f, s, nil, ""),
 		Version: version(),
+		Cwd:     dir,
 	}
 	if f.config != "" || s.Getenv("MM_CONFIG") != "" {
 		cfg, ok := loadConfig(&f, s, cwd)
@@ -32,7 +38,7 @@ func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 	} else {
 		opts.Configure = (&sessionConfigs{getenv: s.Getenv, wasm: map[string]*wasm.Runtime{}}).configure
 	}
-	err := acp.Serve(ctx, s.In, s.Out, s.ErrOut, opts)
+	err = acp.Serve(ctx, s.In, s.Out, s.ErrOut, opts)
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(s.ErrOut, "mm -acp: %v\n", err)
 		return 1

@@ -13,8 +13,9 @@ import (
 )
 
 // checkCmd is mm check: every configuration the flags name, and each one
-// it may ask, loaded, its hooks checked and its MCP servers asked for
-// their tools.
+// it may ask, loaded, its hooks checked, its MCP servers asked for their
+// tools, and its agents by command or over ssh started and asked
+// initialize.
 func checkCmd(f *flags, s *streams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "check",
@@ -39,7 +40,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				}
 				return nil
 			}
-			mcpOK, hooksOK, skillsOK := true, true, true
+			mcpOK, hooksOK, skillsOK, agentsOK := true, true, true, true
 			ok := mmconfigs.Walk(path, cwd, s.Getenv, func(p string, c *mmconfigs.Config, err error) {
 				if err != nil {
 					frontend.ReportError(errOut, err)
@@ -63,8 +64,20 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					}
 					fmt.Fprintf(out, "  mcp %s: %d tool(s): %s\n", st.Name, len(st.Tools), strings.Join(st.Tools, ", "))
 				}
+				for _, st := range orchestrator.ProbeAgents(cmd.Context(), c, cwd, s.Environ()) {
+					if st.Err != nil {
+						fmt.Fprintf(errOut, "  %v\n", st.Err)
+						agentsOK = false
+						continue
+					}
+					who := ""
+					if st.Info != "" {
+						who = ": " + st.Info
+					}
+					fmt.Fprintf(out, "  agent %s (%s): answered initialize%s\n", st.Name, st.Kind, who)
+				}
 			})
-			if !ok || !mcpOK || !hooksOK || !skillsOK {
+			if !ok || !mcpOK || !hooksOK || !skillsOK || !agentsOK {
 				return exitCode(1)
 			}
 			return nil

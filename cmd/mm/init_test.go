@@ -107,7 +107,7 @@ func TestInit(t *testing.T) {
 				}
 			}
 			main, _ := mmconfigs.Load(initMainFile, dir, func(string) string { return "" })
-			if main.Agents["expert"] != filepath.Join(dir, initExpertFile) {
+			if main.Agents["expert"].Config != filepath.Join(dir, initExpertFile) {
 				t.Errorf("mmConfigs: %v, want expert: %s", main.Agents, initExpertFile)
 			}
 			// A server off its default address is written under providers:.

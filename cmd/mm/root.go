@@ -36,6 +36,17 @@ type flags struct {
 	cont   bool
 	resume string
 	noSave bool
+
+	// chain is where this mm is in a chain of asks, when the asking mm
+	// could not pass it in the environment (over ssh): hidden flags.
+	chain chainFlags
+}
+
+// chainFlags are the hidden flags an mm asked over ssh is started with:
+// what MM_ASKED_DEPTH, MM_ASK_MAX_DEPTH and MM_ASK_CHAIN say to an mm
+// started on the same machine, and the folder its sessions work in.
+type chainFlags struct {
+	askedDepth, askMaxDepth, askChain, sessionCwd string
 }
 
 // exitCode carries a command's exit status through cobra.
@@ -90,6 +101,18 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	fl.BoolVar(&f.cont, "continue", false, "go on with the latest saved session of this folder")
 	fl.StringVar(&f.resume, "resume", "", "go on with the saved session `id` (a unique start of it is enough; mm sessions lists them)")
 	fl.BoolVar(&f.noSave, "no-save", false, "do not save this session (as persist: false)")
+	for _, h := range []struct {
+		p          *string
+		name, help string
+	}{
+		{&f.chain.askedDepth, "asked-depth", "this agent's depth in a chain of asks (MM_ASKED_DEPTH)"},
+		{&f.chain.askMaxDepth, "ask-max-depth", "the chain's limit (MM_ASK_MAX_DEPTH)"},
+		{&f.chain.askChain, "ask-chain", "the chain of agents that asked this one (MM_ASK_CHAIN)"},
+		{&f.chain.sessionCwd, "session-cwd", "with -acp: every session's folder, whatever session/new says"},
+	} {
+		fl.StringVar(h.p, h.name, "", h.help)
+		_ = fl.MarkHidden(h.name) // for an mm that asks over ssh, not for people
+	}
 	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f), sessionsCmd(s))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
@@ -175,6 +198,10 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 	}
 	format, err := f.validate()
 	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
+		return 2
+	}
+	if s, err = f.chain.apply(s, cwd, f.acp); err != nil {
 		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
 		return 2
 	}

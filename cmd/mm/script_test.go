@@ -21,6 +21,9 @@ import (
 // that child agents (started as $MM_BIN -acp) are the same binary.
 var mmBin string
 
+// fakeAgentBin is agentproc's fake ACP agent, built once in TestMain.
+var fakeAgentBin string
+
 // coverBuild is set when mmBin is built with -cover, because GOCOVERDIR is
 // set: every run of it then writes its coverage there (see
 // docs/explanation/testing.md).
@@ -55,6 +58,16 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(2)
 	}
+	// The fake ACP agent of agentproc's tests: an agent other than mm for
+	// the scripts' agents by command ($FAKEAGENT).
+	fakeAgentBin = filepath.Join(dir, "fakeagent")
+	build = exec.Command("go", "build", "-o", fakeAgentBin, "../../agentproc/testdata/fakeagent")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build the fake agent:", err)
+		os.RemoveAll(dir)
+		os.Exit(2)
+	}
 	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
 	if err == nil {
 		f := strings.Fields(string(out))
@@ -83,6 +96,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("MM_ASK_MAX_DEPTH", "")
 			env.Setenv("MM_BIN", "")
 			env.Setenv("EXAMPLES", filepath.Join(repoRoot(), "examples"))
+			env.Setenv("FAKEAGENT", fakeAgentBin)
 			if coverBuild {
 				env.Setenv("GOCOVERDIR", os.Getenv("GOCOVERDIR"))
 			}

@@ -35,6 +35,10 @@ type Options struct {
 	Session orchestrator.Options
 	// Version is mm's version, sent in initialize.
 	Version string
+	// Cwd, when set, is every session's working folder, whatever
+	// session/new says: an mm asked over ssh (mm -acp --session-cwd) works
+	// in a folder of its own machine, not of the asking one.
+	Cwd string
 	// NewSession starts a session; nil means orchestrator.New.
 	NewSession func(ctx context.Context, opts orchestrator.Options) (Session, error)
 	// Configure, when set, completes each session's options once their Cwd
@@ -155,6 +159,9 @@ func (s *server) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.New
 	}
 	o := s.opts.Session
 	o.Cwd = p.Cwd
+	if s.opts.Cwd != "" {
+		o.Cwd = s.opts.Cwd
+	}
 	if s.opts.Configure != nil {
 		if err := s.opts.Configure(&o); err != nil {
 			s.log.line("mm: " + err.Error())
@@ -167,7 +174,7 @@ func (s *server) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.New
 		ctx:          s.ctx,
 		log:          s.log,
 		id:           id,
-		cwd:          p.Cwd,
+		cwd:          o.Cwd,
 		displayHooks: o.Config != nil && o.Config.DisplayHooks,
 	}
 	o.Sink = sk

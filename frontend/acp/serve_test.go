@@ -340,6 +340,10 @@ func TestTurns(t *testing.T) {
 		{prompt: "hooks", displayHooks: false, want: []string{
 			`{"_meta":{"mm":{"notice":"info"}},"content":{"text":"🪝 postAsk: expert's answer was replaced by a hook — the asking agent reads the new one\n","type":"text"},"sessionUpdate":"agent_thought_chunk"}`,
 		}, stderr: "🪝 postGeneration hook `log.sh`: exit status 1: oops\n"},
+		{prompt: "compress", want: []string{
+			`{"_meta":{"mm":{"notice":"info"}},"content":{"text":"⚙ context compressed: 14,200 → 2,100 tokens\n","type":"text"},"sessionUpdate":"agent_thought_chunk"}`,
+			`{"content":{"text":"ok","type":"text"},"sessionUpdate":"agent_message_chunk"}`,
+		}},
 		{prompt: "ask", want: []string{
 			`{"_meta":{"mm":{"agent":"expert"}},"content":{"text":"An inode ","type":"text"},"sessionUpdate":"agent_thought_chunk"}`,
 			`{"_meta":{"mm":{"agent":"expert"}},"content":{"text":"is…","type":"text"},"sessionUpdate":"agent_thought_chunk"}`,

@@ -96,6 +96,11 @@ func (k *sink) Emit(ev orchestrator.Event) {
 		u := acp.UpdateAgentThoughtText(ev.Text + "\n")
 		u.AgentThoughtChunk.Meta = mmMeta(wireMeta{Notice: kind})
 		k.send(u)
+	case orchestrator.Compressed:
+		// A line for the person, as a notice is.
+		u := acp.UpdateAgentThoughtText(ev.Line() + "\n")
+		u.AgentThoughtChunk.Meta = mmMeta(wireMeta{Notice: "info"})
+		k.send(u)
 	case orchestrator.TurnEnded:
 		// An answer nobody streamed (an /ask… command's, as the asking
 		// agent reads it) is sent whole.

@@ -291,7 +291,7 @@ func TestWindowUnknownCommand(t *testing.T) {
 	tw.typeKeys("/hlep\r")
 	// The known commands are those the window offers, whatever they are.
 	want := []string{"› /hlep", "mm: " + frontend.UnknownCommand("/hlep", commands().Words(), nil)}
-	if got := tw.lines(); !slices.Equal(got, want) || !strings.Contains(want[1], "/clear, /sessions, /resume, /abort, /help, /exit)") {
+	if got := tw.lines(); !slices.Equal(got, want) || !strings.Contains(want[1], "/clear, /compact, /sessions, /resume, /abort, /help, /exit)") {
 		t.Errorf("transcript\n got %q\nwant %q", got, want)
 	}
 	if tw.running || len(asked) > 0 {
@@ -378,6 +378,7 @@ func TestWindowHelp(t *testing.T) {
   /ask-with-context-<agent> <question> ask, sending this conversation along
   /mcp                                 list the MCP servers and their tools
   /clear                               forget the conversation
+  /compact                             compress the conversation now, to fit the model's window
   /sessions                            list this folder's saved sessions
   /resume <id>                         go on with a saved session
   /abort                               cancel the running turn (or Esc, or Ctrl-C)

@@ -44,6 +44,7 @@ type Reader struct {
 	out     *Writer
 	notify  Notify
 	refused Refused
+	notJSON func(line []byte)
 	rest    []byte // what of a message the SDK's buffer has not taken yet
 	err     error
 }
@@ -53,6 +54,12 @@ type Reader struct {
 func NewReader(r io.Reader, out *Writer, notify Notify, refused Refused) *Reader {
 	return &Reader{br: bufio.NewReaderSize(r, 64<<10), out: out, notify: notify, refused: refused}
 }
+
+// OnNotJSON makes Reader tell f of each line that is not JSON (blank lines
+// aside), as it passes it on to the SDK, which logs and skips it: a peer
+// that prints a banner on stdout does not speak JSON-RPC. Call it before
+// the first Read.
+func (r *Reader) OnNotJSON(f func(line []byte)) { r.notJSON = f }
 
 // Read gives the SDK the next request or response, a line at a time.
 func (r *Reader) Read(p []byte) (int, error) {
@@ -80,6 +87,9 @@ func (r *Reader) pass(line []byte) bool {
 		Params json.RawMessage  `json:"params"`
 	}
 	if json.Unmarshal(line, &env) != nil {
+		if r.notJSON != nil && len(bytes.TrimSpace(line)) > 0 {
+			r.notJSON(line)
+		}
 		return true // the SDK reports what it cannot parse
 	}
 	// $/cancel_request is the SDK's own, and it takes it at once.

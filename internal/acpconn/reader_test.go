@@ -107,3 +107,17 @@ func TestReaderAtLimit(t *testing.T) {
 		t.Errorf("a message of exactly MaxMessage bytes: passed %d bytes, answered %q, refused %v", len(sdk), answered, refused)
 	}
 }
+
+func TestReaderNotJSON(t *testing.T) {
+	var seen []string
+	r := NewReader(strings.NewReader("Welcome to Agent 1.0\n\n  \n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n[1, 2\n"), NewWriter(io.Discard),
+		func(string, json.RawMessage) {}, nil)
+	r.OnNotJSON(func(line []byte) { seen = append(seen, string(line)) })
+	if _, err := io.ReadAll(r); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Welcome to Agent 1.0\n", "[1, 2\n"}
+	if fmt.Sprint(seen) != fmt.Sprint(want) {
+		t.Errorf("told of %q, want %q", seen, want)
+	}
+}

@@ -54,6 +54,7 @@ func policy() []allow {
 		// Test helpers, imported by _test.go files only (neverRules).
 		{pkg: "internal/mustend"},
 		{pkg: "internal/nodetest"},
+		{pkg: "internal/llamatest"},
 		{pkg: "internal/proc/proctest", imports: []string{"internal/proc"}},
 
 		// The example hooks are written against the hook protocol alone, as
@@ -119,7 +120,7 @@ func policy() []allow {
 		// configuration (its model, hooks, MCP servers, the agents it may ask);
 		// the system prompt's AGENTS.md files and skills, and the question's
 		// @path and $name lines (projectdocs, skills, question).
-		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
+		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/textcut", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
 
 		// The design's frontend → orchestrator. Not drawn: mmconfigs, for
 		// ReportError recognises a *mmconfigs.Error to print it as
@@ -224,7 +225,7 @@ func neverRules() []never {
 		},
 		{
 			from:   []string{"..."},
-			to:     []string{"internal/mustend", "internal/nodetest", "internal/proc/proctest"},
+			to:     []string{"internal/llamatest", "internal/mustend", "internal/nodetest", "internal/proc/proctest"},
 			direct: true,
 			rule:   "a test helper is linked into no mm binary: only _test.go files import it",
 		},

@@ -15,10 +15,16 @@
 //	fail          answers with a JSON-RPC error
 //	env           "<cwd> <MM_ASKED_DEPTH>"
 //	spawn         starts "sleep 1000" in its process group, answers its pid
+//	getenv NAME   the value of $NAME, or "unset"
+//	pendingtool   a tool call announced pending, then completed, then "done"
+//	oddpermission asks permission offering only a kind no client knows,
+//	              then waits for session/cancel
 //
 // A configuration file named "fail-start" makes it fail at once, as mm does
 // on a configuration error; one named "mute" makes it exit at once without
-// a word.
+// a word; "banner" makes it print a banner on stdout instead of speaking
+// ACP; "silent" makes it never answer; "foreign" makes it add no mm _meta
+// to anything, as an agent other than mm.
 package main
 
 import (
@@ -32,6 +38,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	acp "github.com/coder/acp-go-sdk"
 
@@ -54,6 +61,15 @@ func main() {
 		os.Exit(1)
 	case "mute":
 		os.Exit(0)
+	case "banner":
+		fmt.Fprintln(os.Stderr, "fakeagent: interactive mode")
+		fmt.Println("Welcome to FakeAgent 1.0 - type /help for help")
+		time.Sleep(time.Hour)
+	case "silent":
+		fmt.Fprintln(os.Stderr, "fakeagent: warming up")
+		time.Sleep(time.Hour)
+	case "foreign":
+		foreign = true
 	}
 	a := &agent{}
 	ready := make(chan struct{})
@@ -80,7 +96,15 @@ func (a *agent) say(ctx context.Context, sid acp.SessionId, u acp.SessionUpdate)
 	_ = a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: sid, Update: u})
 }
 
-func mmMeta(m map[string]any) map[string]any { return map[string]any{"mm": m} }
+// foreign is set for an agent other than mm: no _meta anywhere.
+var foreign bool
+
+func mmMeta(m map[string]any) map[string]any {
+	if foreign {
+		return nil
+	}
+	return map[string]any{"mm": m}
+}
 
 func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {
 	sid := p.SessionId
@@ -172,6 +196,25 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 	case "env":
 		wd, _ := os.Getwd()
 		a.say(ctx, sid, acp.UpdateAgentMessageText(wd+" "+os.Getenv("MM_ASKED_DEPTH")))
+	case "getenv":
+		v, ok := os.LookupEnv(words[1])
+		if !ok {
+			v = "unset"
+		}
+		a.say(ctx, sid, acp.UpdateAgentMessageText(v))
+	case "pendingtool":
+		a.say(ctx, sid, acp.StartToolCall("t1", "Shell ls -la", acp.WithStartKind(acp.ToolKindExecute)))
+		a.say(ctx, sid, acp.UpdateToolCall("t1", acp.WithUpdateStatus(acp.ToolCallStatusCompleted),
+			acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock("a.txt"))})))
+		a.say(ctx, sid, acp.UpdateAgentMessageText("done"))
+	case "oddpermission":
+		_, _ = a.conn.RequestPermission(context.WithoutCancel(ctx), acp.RequestPermissionRequest{
+			SessionId: sid,
+			ToolCall:  acp.ToolCallUpdate{ToolCallId: "c1", Title: acp.Ptr("rm -rf build")},
+			Options:   []acp.PermissionOption{{Kind: "allow_sometimes", Name: "Sometimes", OptionId: "o1"}},
+		})
+		<-ctx.Done()
+		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
 	case "spawn":
 		cmd := exec.Command("sleep", "1000")
 		if err := cmd.Start(); err != nil {
