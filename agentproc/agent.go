@@ -214,6 +214,10 @@ func launch(opts Options) (*Agent, error) {
 	return a, nil
 }
 
+// SessionID is the agent's ACP session id, given by its session/new: the
+// asking session records it, so that a resumed one can load it.
+func (a *Agent) SessionID() string { return string(a.session) }
+
 // startError says why a program did not start, in one line.
 func startError(program string, err error) string {
 	var ee *exec.Error

@@ -82,6 +82,7 @@ func (a *askers) prompt(ctx context.Context, name string, agent mmconfigs.Agent,
 			return "", err
 		}
 		ag.proc = p
+		a.s.setAskedSession(name, p.SessionID())
 	}
 	h := &relay{s: a.s, agent: name}
 	err := ag.proc.Prompt(ctx, msg, h)
