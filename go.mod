@@ -3,6 +3,7 @@ module github.com/mm-agent/mm
 go 1.26.0
 
 require (
+	github.com/a2aproject/a2a-go v0.3.3
 	github.com/cenkalti/backoff/v5 v5.0.3
 	github.com/chzyer/readline v1.5.1
 	github.com/coder/acp-go-sdk v0.13.0
@@ -22,6 +23,7 @@ require (
 )
 
 require (
+	github.com/google/uuid v1.6.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect

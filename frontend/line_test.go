@@ -196,7 +196,7 @@ func TestLineSessionError(t *testing.T) {
 func TestLineAbort(t *testing.T) {
 	t.Run("typed ahead", func(t *testing.T) {
 		f := &fakeSession{}
-		code, stdout, stderr := runFakeLine(t, f, "/abort\nwait\n/abort\nrun ls\ny\n")
+		code, stdout, stderr := runFakeLinePipe(t, f, "/abort\nwait\n/abort\nrun ls\ny\n")
 		want := "mm test | model: fake\n(no turn is running)\n⚙ 0 command(s)\n" +
 			"Allow bash: ls? [y] yes once  [n] no  [a] always for bash  [v] never for bash › \n🤖 answer to run ls\n⚙ 0 command(s)\n"
 		if code != 0 || stdout != want || stderr != "mm: context canceled\n" {
@@ -232,4 +232,41 @@ func TestLineAbort(t *testing.T) {
 			t.Errorf("exit %d, prompts %q\nstdout %q\nwant   %q\nstderr %q", code, f.prompts, stdout.String(), want, stderr.String())
 		}
 	})
+}
+
+// runFakeLinePipe is runFakeLine fed from a pipe, as a script feeds mm:
+// its reads can be interrupted, so lines are read while a turn runs.
+func runFakeLinePipe(t *testing.T, f *fakeSession, input string) (int, string, string) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	go func() {
+		io.WriteString(w, input)
+		w.Close()
+	}()
+	var stdout, stderr bytes.Buffer
+	opts := LineOptions{Stdin: r, Stdout: &stdout, Stderr: &stderr}
+	code := runLine(context.Background(), opts, func(sink orchestrator.Sink) (Session, string, error) {
+		f.sink = sink
+		return f, "mm test | model: fake", nil
+	})
+	if !f.closed {
+		t.Error("the session was not closed")
+	}
+	return code, stdout.String(), stderr.String()
+}
+
+// TestLineAbortRegularFile: a stdin that cannot be read while a turn runs
+// (a string, a regular file) is read between turns: /abort then finds no
+// turn running.
+func TestLineAbortRegularFile(t *testing.T) {
+	f := &fakeSession{}
+	code, stdout, _ := runFakeLine(t, f, "hello\n/abort\n")
+	want := "mm test | model: fake\n🤖 answer to hello\n⚙ 0 command(s)\n(no turn is running)\n"
+	if code != 0 || stdout != want {
+		t.Errorf("exit %d\nstdout %q\nwant   %q", code, stdout, want)
+	}
 }

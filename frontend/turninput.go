@@ -13,6 +13,11 @@ import (
 // abortLine is the line that, read while a turn runs, cancels it.
 const abortLine = "/abort"
 
+// maxAhead bounds what is read ahead while a turn runs: a script piping a
+// whole file of questions is not held in memory at once; an /abort past
+// it is read when the lines before it are.
+const maxAhead = 1 << 20
+
 // turnInput is the line mode's stdin. Between turns it hands out what it
 // read one line at a time, so that whoever reads through it (readline, a
 // scanner) never holds lines ahead of it. While a turn runs, watch reads
@@ -78,11 +83,14 @@ func (t *turnInput) Read(p []byte) (int, error) {
 // for each /abort line (which it takes out). It does nothing where the
 // source's reads cannot be interrupted.
 func (t *turnInput) watch(abort func()) (stop func()) {
+	if t.deadline == nil {
+		return func() {}
+	}
 	t.mu.Lock()
 	t.scan(abort) // lines read before the turn began
-	ended := t.err != nil
+	ended := t.err != nil || len(t.pending) >= maxAhead
 	t.mu.Unlock()
-	if t.deadline == nil || ended {
+	if ended {
 		return func() {}
 	}
 	done := make(chan struct{})
@@ -97,8 +105,9 @@ func (t *turnInput) watch(abort func()) (stop func()) {
 			if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 				t.err = err // the end of input: read after what is pending
 			}
+			full := len(t.pending) >= maxAhead
 			t.mu.Unlock()
-			if err != nil {
+			if err != nil || full {
 				return
 			}
 		}

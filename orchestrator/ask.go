@@ -75,7 +75,7 @@ func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest) askRe
 	if agent.Kind == mmconfigs.AgentFile {
 		ask.AgentModel = agentModel(agent.Config)
 	}
-	ask.AgentCommand, ask.AgentHost = describeAgent(agent)
+	ask.AgentCommand, ask.AgentHost, ask.AgentURL = describeAgent(agent, s.expander())
 	if req.withContext {
 		ask.Transcript = req.transcript
 	}

@@ -51,6 +51,9 @@ type Writer struct {
 	// made says this Writer made its file, which it removes at Close when
 	// nothing was recorded; recorded says something was.
 	made, recorded bool
+	// failing says the last write failed: the caller was told (the
+	// orchestrator warns once), so Close does not say it again.
+	failing bool
 }
 
 // made is a file made in the background, or why it could not be.
@@ -132,7 +135,9 @@ func (w *Writer) write(encode func([]byte) ([]byte, error)) error {
 	}
 	w.pending = buf
 	w.recorded = true
-	return w.flush()
+	err = w.flush()
+	w.failing = err != nil
+	return err
 }
 
 // flush writes what is pending, making the file first if needed; what it
@@ -166,7 +171,8 @@ func (w *Writer) flush() error {
 }
 
 // Close writes what is still pending, once more, and closes the file,
-// which lets another mm resume the session.
+// which lets another mm resume the session. It says what could not be
+// saved, unless the last call already failed: that was said then, once.
 func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -193,14 +199,21 @@ func (w *Writer) Close() error {
 		}
 		return err
 	}
+	told := w.failing
 	if w.f == nil {
 		err := w.flush()
 		if w.f == nil {
+			if told {
+				return nil
+			}
 			return fmt.Errorf("session %s: not saved: %w", w.header.ID, err)
 		}
 	}
 	err := errors.Join(w.flush(), w.f.Close())
 	if len(w.pending) > 0 {
+		if told {
+			return nil
+		}
 		return fmt.Errorf("session %s: its last %d bytes could not be saved: %w", w.header.ID, len(w.pending), err)
 	}
 	return err

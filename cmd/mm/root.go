@@ -73,7 +73,9 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
   mm -acp                          an Agent Client Protocol agent over stdio
   mm -tui                          the full-screen window
   mm check                         validate a configuration and the agents it may ask
-  mm init                          write a starter agent.yaml for a model of a local server`,
+  mm init                          write a starter agent.yaml for a model of a local server
+  mm serve --a2a host:port         serve the configuration as an A2A agent
+  mm sessions                      list the saved sessions; mm --continue, --resume <id> go on with one`,
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -112,7 +114,7 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 		fl.StringVar(h.p, h.name, "", h.help)
 		_ = fl.MarkHidden(h.name) // for an mm that asks over ssh, not for people
 	}
-	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f), sessionsCmd(s))
+	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f), serveCmd(&f, s, end), sessionsCmd(s))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
@@ -271,11 +273,30 @@ func (m *mode) banner(s *orchestrator.Session) string {
 	// The model the session runs, which --model may have given.
 	shown := *m.cfg
 	shown.Model = s.Model()
-	banner := shown.Banner(version(), m.cwd, s.MCPBanner(), s.SkillsBanner())
+	return shown.Banner(version(), m.cwd, s.MCPBanner(), s.SkillsBanner())
+}
+
+// lineBanner is the line mode's first lines: the banner, then what was
+// resumed.
+func (m *mode) lineBanner(s *orchestrator.Session) string {
 	if m.say != "" {
-		banner += "\n" + m.say
+		return m.banner(s) + "\n" + m.say
 	}
-	return banner
+	return m.banner(s)
+}
+
+// sayingResumed is the window's session: what was resumed is said in its
+// transcript, the banner being one row.
+func (m *mode) sayingResumed(start func(orchestrator.Sink) (*orchestrator.Session, error)) func(orchestrator.Sink) (*orchestrator.Session, error) {
+	return func(sink orchestrator.Sink) (*orchestrator.Session, error) {
+		s, err := start(sink)
+		if err == nil && m.say != "" {
+			for _, line := range strings.Split(m.say, "\n") {
+				sink.Emit(orchestrator.Notice{Kind: orchestrator.NoticeInfo, Text: line})
+			}
+		}
+		return s, err
+	}
 }
 
 // sayResumed tells on stderr what -p and --ask resumed.
@@ -366,7 +387,7 @@ func (m *mode) runTUI(args []string) int {
 		return 1
 	}
 	return tui.Run(m.ctx, tui.Options{
-		Session: m.session(false), Banner: m.banner,
+		Session: m.sayingResumed(m.session(false)), Banner: m.banner,
 		Stdin: in, Stdout: out, Stderr: s.ErrOut,
 		DisplayHooks: m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,
 	})
@@ -386,7 +407,7 @@ func (m *mode) runLine(args []string) int {
 	stdin, closeStdin := s.lineIn(m.ctx)
 	defer closeStdin()
 	return frontend.Line(m.ctx, frontend.LineOptions{
-		Session: m.session(false), Banner: m.banner,
+		Session: m.session(false), Banner: m.lineBanner,
 		Stdin: stdin, Stdout: s.Out, Stderr: s.ErrOut, Terminal: s.InTerminal,
 		HistoryFile:  hist,
 		DisplayHooks: m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,6 +111,8 @@ func TestScripts(t *testing.T) {
 			"nochildren":   cmdNoChildren,
 			"outputschema": cmdOutputSchema,
 			"waitfile":     cmdWaitFile,
+			"freeport":     cmdFreePort,
+			"waitport":     cmdWaitPort,
 			"lastsession":  cmdLastSession,
 		},
 		Condition: func(cond string) (bool, error) {
@@ -170,6 +173,36 @@ func processesMatching(needle, work string) []string {
 		}
 	}
 	return out
+}
+
+// cmdFreePort sets the variable named to a loopback TCP port free now, for
+// a server the script starts (mm serve --a2a).
+func cmdFreePort(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: freeport VAR")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	port := ln.Addr().(*net.TCPAddr).Port
+	ts.Check(ln.Close())
+	ts.Setenv(args[0], strconv.Itoa(port))
+}
+
+// cmdWaitPort waits up to 10 s for a server to listen on a loopback port.
+func cmdWaitPort(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: waitport port")
+	}
+	up := func() bool {
+		c, err := net.Dial("tcp", "127.0.0.1:"+args[0])
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}
+	if !mustend.Eventually(10*time.Second, up) {
+		ts.Fatalf("nothing listens on port %s", args[0])
+	}
 }
 
 // cmdWaitFile waits up to 10 s for a file to exist.
