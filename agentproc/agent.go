@@ -339,7 +339,19 @@ func (a *Agent) open(ctx context.Context, cwd string, withSession bool, earlier 
 	default:
 	}
 	switch why {
-	case errNotACP, errStartTimeout:
+	case errNotACP:
+		// A program that printed its usage is often about to write why on
+		// stderr and exit: it is given the grace to, then stopped, so that
+		// all it wrote on stderr is there to quote.
+		t := time.NewTimer(a.grace)
+		select {
+		case <-a.exited:
+		case <-t.C:
+		}
+		t.Stop()
+		_ = proc.KillGroup(a.cmd.Process)
+		<-a.exited
+	case errStartTimeout:
 		// Stopped now, so that all it wrote on stderr is there to quote.
 		_ = proc.KillGroup(a.cmd.Process)
 		<-a.exited
