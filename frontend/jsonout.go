@@ -98,6 +98,14 @@ type (
 		Kind string `json:"kind"`
 		Text string `json:"text"`
 	}
+	jsonCompressed struct {
+		Type       string `json:"type,omitempty"`
+		Before     int    `json:"before"`
+		After      int    `json:"after"`
+		Trimmed    int    `json:"trimmed"`
+		Summarised int    `json:"summarised"`
+		Line       string `json:"line"`
+	}
 	jsonUsage struct {
 		ModelCalls      int     `json:"modelCalls"`
 		Reported        int     `json:"reported"`
@@ -118,6 +126,8 @@ type (
 		Hooks      []jsonHook   `json:"hooks"`
 		Asks       []jsonAsk    `json:"asks"`
 		Notices    []jsonNotice `json:"notices"`
+		// Compressions are the context compressions of the run.
+		Compressions []jsonCompressed `json:"compressions"`
 	}
 )
 
@@ -146,7 +156,8 @@ func newJSONSink(out io.Writer, format OutputFormat, mode string) *jsonSink {
 	return &jsonSink{
 		out: out, stream: format == FormatStreamJSON, start: time.Now(),
 		res: jsonResult{Type: "result", Schema: OutputSchema, Mode: mode,
-			ToolCalls: []jsonTool{}, Hooks: []jsonHook{}, Asks: []jsonAsk{}, Notices: []jsonNotice{}},
+			ToolCalls: []jsonTool{}, Hooks: []jsonHook{}, Asks: []jsonAsk{}, Notices: []jsonNotice{},
+			Compressions: []jsonCompressed{}},
 		tools: map[[2]string]int{}, asks: map[string][]int{},
 	}
 }
@@ -262,6 +273,11 @@ func (j *jsonSink) Emit(ev orchestrator.Event) {
 		j.res.Notices = append(j.res.Notices, n)
 		n.Type = "notice"
 		j.write(n)
+	case orchestrator.Compressed:
+		c := jsonCompressed{Before: e.Before, After: e.After, Trimmed: e.Trimmed, Summarised: e.Summarised, Line: e.Line()}
+		j.res.Compressions = append(j.res.Compressions, c)
+		c.Type = "compressed"
+		j.write(c)
 	case orchestrator.TurnEnded:
 		j.answer = e.Answer
 		j.usage = j.usage.Add(e.Usage)

@@ -58,3 +58,20 @@ func TestJSONToolCalls(t *testing.T) {
 		t.Errorf("toolCalls\n got %s\nwant %s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestJSONCompressed: a compression is a "compressed" event in stream-json
+// and one of the result's compressions.
+func TestJSONCompressed(t *testing.T) {
+	var out bytes.Buffer
+	j := newJSONSink(&out, FormatStreamJSON, "print")
+	j.Emit(orchestrator.Compressed{Before: 14200, After: 2100, Trimmed: 2, Summarised: 8})
+	j.finish("done", nil, 0)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	want := `{"type":"compressed","before":14200,"after":2100,"trimmed":2,"summarised":8,"line":"⚙ context compressed: 14,200 → 2,100 tokens"}`
+	if lines[0] != want {
+		t.Errorf("event\n got %s\nwant %s", lines[0], want)
+	}
+	if !strings.Contains(lines[1], `"compressions":[{"before":14200,"after":2100,"trimmed":2,"summarised":8,"line":"⚙ context compressed: 14,200 → 2,100 tokens"}]`) {
+		t.Errorf("result %s", lines[1])
+	}
+}

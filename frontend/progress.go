@@ -25,7 +25,10 @@ type activity struct {
 	since      time.Time
 }
 
-const modelKey = "model"
+const (
+	modelKey    = "model"
+	compressKey = "compress"
+)
 
 // Observe updates p with one event that arrived at now.
 func (p *Progress) Observe(ev orchestrator.Event, now time.Time) {
@@ -53,6 +56,12 @@ func (p *Progress) Observe(ev orchestrator.Event, now time.Time) {
 			p.remove(modelKey)
 		}
 		p.remove(toolKey(e.Agent, e.ID))
+	case orchestrator.Compressing:
+		p.add(compressKey, "compressing the conversation", now)
+	case orchestrator.Compressed:
+		for p.has(compressKey) {
+			p.remove(compressKey)
+		}
 	case orchestrator.AskStarted:
 		p.add("ask:"+e.Agent, "asking "+e.Agent, now)
 	case orchestrator.AskEnded:
@@ -69,6 +78,16 @@ func toolKey(agent, id string) string { return "tool:" + agent + ":" + id }
 
 func (p *Progress) add(key, label string, now time.Time) {
 	p.acts = append(p.acts, activity{key: key, label: label, since: now})
+}
+
+// has says a wait under key is under way.
+func (p *Progress) has(key string) bool {
+	for _, a := range p.acts {
+		if a.key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // remove ends the newest wait under key.

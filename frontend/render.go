@@ -197,6 +197,9 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 	case orchestrator.CommandReply:
 		r.closeLine()
 		fmt.Fprintln(r.out, e.Text)
+	case orchestrator.Compressed:
+		r.closeLine()
+		r.say(r.side, sgrDim, e.Line())
 	case orchestrator.HookRan:
 		// Listed under the ⚙ line at the end of the turn.
 	case orchestrator.TurnEnded:

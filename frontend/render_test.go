@@ -29,6 +29,26 @@ func TestRenderer(t *testing.T) {
 			out: "🤖 The capital is Paris.\n⚙ 0 command(s)\n",
 		},
 		{
+			name:     "a compression, one line among the answer's",
+			lineMode: true,
+			events: []orchestrator.Event{
+				orchestrator.Compressed{Before: 14200, After: 2100, Trimmed: 2, Summarised: 8},
+				orchestrator.Text{Text: "Go on."},
+				orchestrator.TurnEnded{},
+			},
+			out: "⚙ context compressed: 14,200 → 2,100 tokens\n🤖 Go on.\n⚙ 0 command(s)\n",
+		},
+		{
+			name: "-p: a compression on the side",
+			events: []orchestrator.Event{
+				orchestrator.Compressed{Before: 3300, After: 1900},
+				orchestrator.Text{Text: "ok"},
+				orchestrator.TurnEnded{},
+			},
+			out:  "ok\n",
+			side: "⚙ context compressed: 3,300 → 1,900 tokens\n",
+		},
+		{
 			name:     "blank lines kept, one prefix",
 			lineMode: true,
 			events: []orchestrator.Event{

@@ -26,7 +26,10 @@ type Ask struct {
 	AgentCommand []string `json:"agentCommand,omitempty"`
 	// AgentHost is the ssh destination of an mm over ssh; absent
 	// otherwise.
-	AgentHost   string `json:"agentHost,omitempty"`
+	AgentHost string `json:"agentHost,omitempty"`
+	// AgentURL is the base URL of an agent served over A2A; absent
+	// otherwise.
+	AgentURL    string `json:"agentURL,omitempty"`
 	Via         string `json:"via"`
 	WithContext bool   `json:"withContext"`
 	Depth       int    `json:"depth"`

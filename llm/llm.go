@@ -29,6 +29,10 @@ type Message struct {
 	// ToolCallID and Name identify the call a tool message answers.
 	ToolCallID string
 	Name       string
+	// IsError marks a tool message whose call failed or did not run. The
+	// OpenAI format has no place for it, so the model reads only Content;
+	// it is kept so that a saved session shows each call's end again.
+	IsError bool
 }
 
 // ToolCall is one call to a tool, as the model wrote it.
@@ -52,6 +56,10 @@ type ToolSpec struct {
 type Request struct {
 	Messages []Message
 	Tools    []ToolSpec
+	// Purpose is PurposeSummary for the call that summarises a
+	// conversation to compress it, "" for a turn's call. A server never
+	// sees it; the scripted model's rules may match it.
+	Purpose string
 	// Format asks for an answer that is JSON valid against a schema; nil
 	// for any text. A server may ignore it: the caller checks the answer.
 	Format *JSONSchemaFormat
@@ -67,6 +75,10 @@ type JSONSchemaFormat struct {
 	// Strict asks the server to hold the answer to the schema exactly.
 	Strict bool
 }
+
+// PurposeSummary marks the request that summarises the older part of a
+// conversation (context compression).
+const PurposeSummary = "summary"
 
 // Reply is what the model answered to one Request.
 type Reply struct {
@@ -84,6 +96,10 @@ type Reply struct {
 type Usage struct {
 	// InputTokens is the prompt's tokens, OutputTokens the reply's.
 	InputTokens, OutputTokens int
+	// CachedTokens is how many of InputTokens the server found in its
+	// cache and did not read again (llama.cpp's timings.cache_n, OpenAI's
+	// prompt_tokens_details.cached_tokens); 0 when it does not say.
+	CachedTokens int
 	// Generation is how long the server says it spent writing the reply
 	// (llama.cpp's timings.predicted_ms); 0 when it does not say.
 	Generation time.Duration

@@ -124,6 +124,9 @@ func (m *openAIModel) refused(ctx context.Context, resp *http.Response, w *idleW
 		return m.failed(ctx, w, err)
 	}
 	line := statusLine(resp.StatusCode, resp.Header.Get("Content-Type"), msg)
+	if e := contextTooLong(m.provider, line, msg); e != nil && resp.StatusCode/100 == 4 {
+		return e
+	}
 	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
 		return fmt.Errorf("%s: %s", m.provider, line)
 	}

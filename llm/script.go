@@ -38,7 +38,7 @@ func (s *scriptModel) Stream(ctx context.Context, req Request, onText func(strin
 	if n := len(req.Messages); n > 0 {
 		last = req.Messages[n-1]
 	}
-	rule, groups, err := s.match(req.Messages, last)
+	rule, groups, err := s.match(req.Messages, last, req.Purpose == PurposeSummary)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -84,13 +84,16 @@ func (s *scriptModel) Stream(ctx context.Context, req Request, onText func(strin
 }
 
 // match finds the first rule that applies to last, and the when regexp's
-// submatches.
-func (s *scriptModel) match(msgs []Message, last Message) (*scriptRule, []string, error) {
+// submatches; summary says the call is a compression's summary request.
+func (s *scriptModel) match(msgs []Message, last Message, summary bool) (*scriptRule, []string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := range s.rules {
 		r := &s.rules[i]
 		if r.once && s.spent[i] {
+			continue
+		}
+		if r.summary != nil && *r.summary != summary {
 			continue
 		}
 		if r.role != "" && last.Role != r.role {
@@ -143,6 +146,15 @@ func fillFunc(msgs []Message, last Message, r *scriptRule, groups []string) func
 			return last.Content
 		case "question":
 			return latestContent(msgs, RoleUser)
+		case "questions":
+			// Every user message so far: what a resumed session remembers.
+			var qs []string
+			for _, m := range msgs {
+				if m.Role == RoleUser {
+					qs = append(qs, m.Content)
+				}
+			}
+			return strings.Join(qs, "\n\n")
 		case "system":
 			// The system prompt, to show what an agent was told.
 			return latestContent(msgs, RoleSystem)

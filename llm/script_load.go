@@ -23,12 +23,15 @@ type scriptRule struct {
 	role      string
 	afterTool string
 	once      bool
-	say       string
-	fail      string
-	hasFail   bool
-	pieces    int           // 0: one word a piece
-	delay     time.Duration // before each piece
-	calls     []scriptCall
+	// summary, when set, says the rule applies only to a compression's
+	// summary request (true) or only to a turn's calls (false).
+	summary *bool
+	say     string
+	fail    string
+	hasFail bool
+	pieces  int           // 0: one word a piece
+	delay   time.Duration // before each piece
+	calls   []scriptCall
 }
 
 // scriptCall is a tool call a rule makes.
@@ -125,7 +128,7 @@ func parseScript(b []byte) ([]scriptRule, error) {
 func parseRule(n *yaml.Node, num int, defDelay time.Duration, defPieces int) (scriptRule, error) {
 	where := fmt.Sprintf("rule %d", num)
 	r := scriptRule{n: num, delay: defDelay, pieces: defPieces}
-	m, err := mapping(n, where, "when", "role", "afterTool", "once", "say", "fail", "pieces", "delay", "calls")
+	m, err := mapping(n, where, "when", "role", "afterTool", "once", "summary", "say", "fail", "pieces", "delay", "calls")
 	if err != nil {
 		return r, err
 	}
@@ -155,6 +158,13 @@ func parseRule(n *yaml.Node, num int, defDelay time.Duration, defPieces int) (sc
 		if err := v.Decode(&r.once); err != nil || v.Kind != yaml.ScalarNode {
 			return r, fmt.Errorf("%s: once (line %d): want true or false", where, v.Line)
 		}
+	}
+	if v := m["summary"]; v != nil {
+		var b bool
+		if err := v.Decode(&b); err != nil || v.Kind != yaml.ScalarNode {
+			return r, fmt.Errorf("%s: summary (line %d): want true or false", where, v.Line)
+		}
+		r.summary = &b
 	}
 	if r.pieces, err = countAt(m, where, "pieces"); err != nil {
 		return r, err
@@ -388,7 +398,7 @@ func orTop(where string) string {
 func checkTemplate(s string, when *regexp.Regexp, where, key string, line int) error {
 	for _, name := range placeholders(s) {
 		switch name {
-		case "question", "last", "output", "outputs", "system":
+		case "question", "questions", "last", "output", "outputs", "system":
 			continue
 		}
 		if i, err := strconv.Atoi(name); err == nil {
@@ -400,7 +410,7 @@ func checkTemplate(s string, when *regexp.Regexp, where, key string, line int) e
 		if when != nil && when.SubexpIndex(name) >= 0 {
 			continue
 		}
-		return fmt.Errorf("%s: %s (line %d): unknown placeholder {{%s}}; known: {{question}}, {{last}}, {{output}}, {{outputs}}, {{system}}, and the when regexp's groups as {{1}} or {{name}}",
+		return fmt.Errorf("%s: %s (line %d): unknown placeholder {{%s}}; known: {{question}}, {{questions}}, {{last}}, {{output}}, {{outputs}}, {{system}}, and the when regexp's groups as {{1}} or {{name}}",
 			where, keyOr(key), line, name)
 	}
 	return nil

@@ -191,7 +191,7 @@ func TestScriptErrors(t *testing.T) {
 		{"empty.yaml", "the file is empty: it needs rules:"},
 		{"norules.yaml", "no rules: the file needs a rules: list"},
 		{"unknown_top.yaml", `unknown key "rule" (line 1); known: rules, delay, pieces`},
-		{"unknown_rule.yaml", `rule 2: unknown key "sya" (line 4); known: when, role, afterTool, once, say, fail, pieces, delay, calls`},
+		{"unknown_rule.yaml", `rule 2: unknown key "sya" (line 4); known: when, role, afterTool, once, summary, say, fail, pieces, delay, calls`},
 		{"twice.yaml", `rules[0]: key "say" is given twice (lines 2 and 3)`},
 		{"two_documents.yaml", "line 3: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them"},
 		{"alias.yaml", "rules[1].say: alias *greeting (line 4): mm's files take no YAML aliases; write the value out"},
@@ -199,7 +199,7 @@ func TestScriptErrors(t *testing.T) {
 		{"rule_text.yaml", "rule 1 (line 2): want a map of keys, e.g. when: and say:"},
 		{"regexp.yaml", "rule 1: when (line 2): error parsing regexp: missing closing ): `(unclosed`"},
 		{"group.yaml", "rule 1: say (line 3): {{2}}: the when regexp has no group 2"},
-		{"placeholder.yaml", "rule 1: say (line 2): unknown placeholder {{answer}}; known: {{question}}, {{last}}, {{output}}, {{outputs}}, {{system}}, and the when regexp's groups as {{1}} or {{name}}"},
+		{"placeholder.yaml", "rule 1: say (line 2): unknown placeholder {{answer}}; known: {{question}}, {{questions}}, {{last}}, {{output}}, {{outputs}}, {{system}}, and the when regexp's groups as {{1}} or {{name}}"},
 		{"says_nothing.yaml", "rule 1 (line 2): says nothing: give it say, calls or fail"},
 		{"role.yaml", `rule 1: role (line 2): "human" is not a role: want user or tool (or assistant, system)`},
 		{"delay.yaml", `rule 1: delay (line 2): "fast" is not a duration: want e.g. 20ms or 1.5s`},
@@ -272,6 +272,33 @@ func BenchmarkScript(b *testing.B) {
 	for b.Loop() {
 		if _, err := m.Stream(context.Background(), req, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestScriptQuestions: {{questions}} quotes every user message so far.
+func TestScriptQuestions(t *testing.T) {
+	m := loadTestScript(t, "questions.yaml")
+	play(t, m, []step{
+		{add: []Message{user("first")}, want: Reply{Content: "I was asked:\nfirst", FinishReason: "stop"}},
+		{add: []Message{user("second")}, want: Reply{Content: "I was asked:\nfirst\n\nsecond", FinishReason: "stop"}},
+	})
+}
+
+// TestScriptSummary: a rule with summary: true answers only a
+// compression's summary request, one with summary: false only a turn's
+// call.
+func TestScriptSummary(t *testing.T) {
+	m := loadTestScript(t, "summary.yaml")
+	msgs := []Message{user("what is 2+2?")}
+	for _, tc := range []struct{ purpose, want string }{
+		{"", "Answer to what is 2+2?"},
+		{PurposeSummary, "Summary: the person asked what is 2+2?"},
+		{"", "Answer to what is 2+2?"},
+	} {
+		got, err := m.Stream(t.Context(), Request{Messages: msgs, Purpose: tc.purpose}, nil)
+		if err != nil || got.Content != tc.want {
+			t.Errorf("purpose %q: %q, %v; want %q", tc.purpose, got.Content, err, tc.want)
 		}
 	}
 }

@@ -53,9 +53,17 @@ type (
 	wireUsage struct {
 		PromptTokens     int `json:"prompt_tokens"`
 		CompletionTokens int `json:"completion_tokens"`
+		// PromptDetails.CachedTokens is OpenAI's count of the prompt's
+		// tokens it had cached.
+		PromptDetails *struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
 	}
 	wireTimings struct {
 		PredictedMS float64 `json:"predicted_ms"`
+		// CacheN is how many of the prompt's tokens llama.cpp found in its
+		// cache.
+		CacheN *int `json:"cache_n"`
 	}
 	wireChoice struct {
 		Index        int        `json:"index"`
@@ -161,9 +169,17 @@ func (a *accumulator) data(value []byte, onText func(string)) error {
 	}
 	if u := c.Usage; u != nil {
 		a.usage.InputTokens, a.usage.OutputTokens = u.PromptTokens, u.CompletionTokens
+		if d := u.PromptDetails; d != nil && d.CachedTokens > 0 {
+			a.usage.CachedTokens = d.CachedTokens
+		}
 	}
-	if t := c.Timings; t != nil && t.PredictedMS > 0 {
-		a.usage.Generation = time.Duration(t.PredictedMS * float64(time.Millisecond))
+	if t := c.Timings; t != nil {
+		if t.PredictedMS > 0 {
+			a.usage.Generation = time.Duration(t.PredictedMS * float64(time.Millisecond))
+		}
+		if t.CacheN != nil {
+			a.usage.CachedTokens = *t.CacheN
+		}
 	}
 	for _, ch := range c.Choices {
 		if ch.Index != 0 {
@@ -194,6 +210,9 @@ func (a *accumulator) streamError(raw []byte) error {
 	msg := oneLine(messageOf(raw), 300)
 	if msg == "" {
 		msg = "unknown error"
+	}
+	if e := contextTooLong(a.provider, "error in the stream: "+msg, raw); e != nil {
+		return e
 	}
 	return fmt.Errorf("%s: error in the stream: %s", a.provider, msg)
 }

@@ -3,6 +3,7 @@ package mmconfigs
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"time"
@@ -24,6 +25,9 @@ const (
 	// AgentSSH is an mm on another machine, over ssh:
 	// `expert: {ssh: user@host, config: agents/expert.yaml}`.
 	AgentSSH
+	// AgentA2A is an agent served over the Agent2Agent protocol:
+	// `reviewer: {a2a: http://host:port/, tokenEnv: REVIEWER_TOKEN}`.
+	AgentA2A
 )
 
 // String is the kind as the reference names it: file, command or ssh.
@@ -33,6 +37,8 @@ func (k AgentKind) String() string {
 		return "command"
 	case AgentSSH:
 		return "ssh"
+	case AgentA2A:
+		return "a2a"
 	}
 	return "file"
 }
@@ -60,6 +66,12 @@ type Agent struct {
 	MM string
 	// SSHArgs go to ssh before the host (-p 2222, -o …, -F file).
 	SSHArgs []string
+	// URL is the AgentA2A's base URL, where its agent card is found, as
+	// written ($VAR is expanded when it is asked).
+	URL string
+	// TokenEnv names the variable holding the AgentA2A's bearer token; ""
+	// for none.
+	TokenEnv string
 	// Description is the map's description: (for ask_agent); for
 	// AgentFile it is in the agent's own file instead.
 	Description string
@@ -72,6 +84,7 @@ type Agent struct {
 var (
 	commandAgentKeys = []string{"command", "env", "cwd", "description", "startTimeout"}
 	sshAgentKeys     = []string{"ssh", "config", "mm", "sshArgs", "cwd", "description", "startTimeout"}
+	a2aAgentKeys     = []string{"a2a", "tokenEnv", "description"}
 )
 
 // parseAgent reads one mmConfigs entry: a path, or a map.
@@ -87,7 +100,7 @@ func (c *Config) parseAgent(v *yaml.Node) (Agent, error) {
 		return Agent{Kind: AgentFile, Config: c.abs(p)}, nil
 	}
 	if v.Kind != yaml.MappingNode {
-		return Agent{}, fmt.Errorf("want the path of the agent's configuration file, or a map with command: or ssh: (line %d)", v.Line)
+		return Agent{}, fmt.Errorf("want the path of the agent's configuration file, or a map with command:, ssh: or a2a: (line %d)", v.Line)
 	}
 	has := map[string]bool{}
 	for i := 0; i < len(v.Content); i += 2 {
@@ -98,12 +111,16 @@ func (c *Config) parseAgent(v *yaml.Node) (Agent, error) {
 	switch {
 	case has["command"] && has["ssh"]:
 		return Agent{}, errors.New("command and ssh: give one or the other, not both")
+	case has["a2a"] && (has["command"] || has["ssh"]):
+		return Agent{}, errors.New("a2a with command or ssh: an entry is one kind of agent, give one of them")
+	case has["a2a"]:
+		a.Kind, known = AgentA2A, a2aAgentKeys
 	case has["command"]:
 		a.Kind, known = AgentCommand, commandAgentKeys
 	case has["ssh"]:
 		a.Kind, known = AgentSSH, sshAgentKeys
 	default:
-		return Agent{}, fmt.Errorf("give command: (an ACP agent to start) or ssh: (an mm on another host) (line %d)", v.Line)
+		return Agent{}, fmt.Errorf("give command: (an ACP agent to start), ssh: (an mm on another host) or a2a: (an agent served over A2A) (line %d)", v.Line)
 	}
 	if err := checkKeys(v, known...); err != nil {
 		return Agent{}, err
@@ -134,6 +151,10 @@ func (c *Config) parseAgent(v *yaml.Node) (Agent, error) {
 			err = decodeNonEmpty(val, &a.Config, "the path of the agent's configuration file on that host")
 		case "mm":
 			err = decodeNonEmpty(val, &a.MM, "the path of mm on that host")
+		case "a2a":
+			a.URL, err = decodeURL(val)
+		case "tokenEnv":
+			err = decodeNonEmpty(val, &a.TokenEnv, "the name of the variable that holds the agent's token")
 		case "sshArgs":
 			err = decodeScalar(val, &a.SSHArgs, "a list of ssh's arguments, like [-p, \"2222\"]")
 		}
@@ -166,6 +187,22 @@ func (c *Config) parseCommand(n *yaml.Node) ([]string, error) {
 		words[0] = c.abs(p)
 	}
 	return words, nil
+}
+
+// decodeURL reads an A2A agent's URL: http:// or https://, with a host.
+func decodeURL(n *yaml.Node) (string, error) {
+	var s string
+	if err := decodeNonEmpty(n, &s, "the agent's URL, like http://host:port/"); err != nil {
+		return "", err
+	}
+	if strings.Contains(s, "$") {
+		return s, nil // checked once $VAR is expanded, when it is asked
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%q is not an http:// or https:// URL with a host, like http://host:port/ (line %d)", s, n.Line)
+	}
+	return s, nil
 }
 
 // decodeNonEmpty decodes a string that must not be blank.

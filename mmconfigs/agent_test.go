@@ -28,6 +28,10 @@ mmConfigs:
     cwd: /srv/repo
     description: the build machine's expert
   short: {ssh: host, config: e.yaml}
+  reviewer:
+    a2a: http://127.0.0.1:9000/
+    tokenEnv: REVIEWER_TOKEN
+    description: reviews a change
 `)
 	c, err := Load("agent.yaml", dir, noenv)
 	if err != nil {
@@ -40,15 +44,16 @@ mmConfigs:
 		"local": {Kind: AgentCommand, Command: []string{filepath.Join(dir, "bin/agent"), "$MM_BIN", "-acp"}},
 		"remote": {Kind: AgentSSH, Host: "me@build.lan", Config: "agents/expert.yaml", MM: "~/bin/mm",
 			SSHArgs: []string{"-p", "2222"}, Cwd: "/srv/repo", Description: "the build machine's expert"},
-		"short": {Kind: AgentSSH, Host: "host", Config: "e.yaml"},
+		"short":    {Kind: AgentSSH, Host: "host", Config: "e.yaml"},
+		"reviewer": {Kind: AgentA2A, URL: "http://127.0.0.1:9000/", TokenEnv: "REVIEWER_TOKEN", Description: "reviews a change"},
 	}
 	if !reflect.DeepEqual(c.Agents, want) {
 		t.Errorf("Agents\n got %#v\nwant %#v", c.Agents, want)
 	}
-	if got := c.Banner("v1", dir); got != "mm v1 | config: agent.yaml | agents: expert, gemini, local, remote, short | yolo: off" {
+	if got := c.Banner("v1", dir); got != "mm v1 | config: agent.yaml | agents: expert, gemini, local, remote, reviewer, short | yolo: off" {
 		t.Errorf("banner %q", got)
 	}
-	for k, s := range map[AgentKind]string{AgentFile: "file", AgentCommand: "command", AgentSSH: "ssh"} {
+	for k, s := range map[AgentKind]string{AgentFile: "file", AgentCommand: "command", AgentSSH: "ssh", AgentA2A: "a2a"} {
 		if k.String() != s {
 			t.Errorf("%d.String() = %q, want %q", k, k.String(), s)
 		}
@@ -58,7 +63,7 @@ mmConfigs:
 func TestAgentErrors(t *testing.T) {
 	tests := []struct{ name, body, want string }{
 		{"neither", "mmConfigs:\n  x: {description: d}\n",
-			`agent.yaml: mmConfigs: x: give command: (an ACP agent to start) or ssh: (an mm on another host) (line 2)`},
+			`agent.yaml: mmConfigs: x: give command: (an ACP agent to start), ssh: (an mm on another host) or a2a: (an agent served over A2A) (line 2)`},
 		{"both", "mmConfigs:\n  x: {command: [a], ssh: h, config: c}\n",
 			`agent.yaml: mmConfigs: x: command and ssh: give one or the other, not both`},
 		{"command typo", "mmConfigs:\n  x:\n    command: [a]\n    evn: {A: b}\n",
@@ -96,9 +101,21 @@ func TestAgentErrors(t *testing.T) {
 		{"start timeout", "mmConfigs:\n  x: {command: [a], startTimeout: 0s}\n",
 			`agent.yaml: mmConfigs: x: startTimeout: want a positive duration like 90s or 10m, not "0s" (line 2)`},
 		{"a list entry", "mmConfigs:\n  x: [a]\n",
-			`agent.yaml: mmConfigs: x: want the path of the agent's configuration file, or a map with command: or ssh: (line 2)`},
+			`agent.yaml: mmConfigs: x: want the path of the agent's configuration file, or a map with command:, ssh: or a2a: (line 2)`},
 		{"null entry", "mmConfigs:\n  x:\n",
-			`agent.yaml: mmConfigs: x: want the path of the agent's configuration file, or a map with command: or ssh: (line 2)`},
+			`agent.yaml: mmConfigs: x: want the path of the agent's configuration file, or a map with command:, ssh: or a2a: (line 2)`},
+		{"a2a and command", "mmConfigs:\n  x: {a2a: http://h/, command: [a]}\n",
+			`agent.yaml: mmConfigs: x: a2a with command or ssh: an entry is one kind of agent, give one of them`},
+		{"a2a not a URL", "mmConfigs:\n  x: {a2a: host:9000}\n",
+			`agent.yaml: mmConfigs: x: a2a: "host:9000" is not an http:// or https:// URL with a host, like http://host:port/ (line 2)`},
+		{"a2a empty", "mmConfigs:\n  x: {a2a: \"\"}\n",
+			`agent.yaml: mmConfigs: x: a2a: must not be empty`},
+		{"a2a typo", "mmConfigs:\n  x:\n    a2a: http://h/\n    tokenenv: T\n",
+			`agent.yaml: mmConfigs: x: line 4: unknown key "tokenenv" (did you mean "tokenEnv"?)`},
+		{"a2a with config", "mmConfigs:\n  x:\n    a2a: http://h/\n    config: c.yaml\n",
+			`agent.yaml: mmConfigs: x: line 4: unknown key "config" (known: a2a, tokenEnv, description)`},
+		{"tokenEnv empty", "mmConfigs:\n  x: {a2a: http://h/, tokenEnv: \"\"}\n",
+			`agent.yaml: mmConfigs: x: tokenEnv: must not be empty`},
 		{"key twice", "mmConfigs:\n  x:\n    command: [a]\n    command: [b]\n",
 			`agent.yaml: mmConfigs.x: key "command" is given twice (lines 3 and 4)`},
 	}

@@ -41,6 +41,9 @@ type Config struct {
 	Yolo            bool
 	DisplayHooks    bool
 	DisplayCommands bool
+	// Persist saves the session as it happens (persist:, default true);
+	// --no-save turns it off for one run.
+	Persist bool
 	// Tools are the built-in tools offered to the model; nil means all.
 	Tools []string
 	// WasmTools are the tools: entries that define a tool mm runs in the
@@ -71,7 +74,30 @@ type Config struct {
 	// ProjectDocs (projectDocs) says the AGENTS.md files from the project's
 	// root to the working directory go into the system prompt; default true.
 	ProjectDocs bool
+
+	// ContextWindow (contextWindow) is the model's window in tokens, as
+	// the configuration says it; 0: not said (the server's, or the
+	// provider's contextWindow, or llm.DefaultContextWindow).
+	ContextWindow int
+	// CompressAt (compressAt) is the share of the window past which the
+	// history is compressed before a model call.
+	CompressAt float64
 }
+
+// DefaultCompressAt leaves a fifth of the window for the reply and for
+// the error of the estimate of text the server has not counted yet.
+const DefaultCompressAt = 0.8
+
+// Bounds of compressAt: under MinCompressAt a compressed history hardly
+// fits the latest turn; over MaxCompressAt no room is left to answer.
+const (
+	MinCompressAt = 0.3
+	MaxCompressAt = 0.95
+)
+
+// MinContextWindow is the smallest contextWindow accepted: below it the
+// system prompt and the tools' descriptions alone fill the window.
+const MinContextWindow = 512
 
 // Provider is one entry of providers: an OpenAI-compatible endpoint.
 type Provider struct {
@@ -80,6 +106,9 @@ type Provider struct {
 	// IdleTimeout (idleTimeout) is how long the server may send nothing
 	// before a call is given up; zero: llm.DefaultIdleTimeout.
 	IdleTimeout time.Duration `yaml:"-"`
+	// ContextWindow (contextWindow) is the window of the provider's
+	// models, in tokens; 0: not said. An agent's own contextWindow wins.
+	ContextWindow int `yaml:"-"`
 }
 
 // toolNames are the tools a configuration may list under tools:, in the
@@ -147,8 +176,10 @@ func Default(dir string, getenv func(string) string) *Config {
 		MaxAskDepth: DefaultMaxAskDepth,
 		AskTimeout:  DefaultAskTimeout,
 		MaxSteps:    DefaultMaxSteps,
+		Persist:     true,
 
 		MaxParallelTools: DefaultMaxParallelTools,
 		ProjectDocs:      true,
+		CompressAt:       DefaultCompressAt,
 	}
 }

@@ -71,7 +71,7 @@ func Load(path, cwd string, getenv func(string) string) (*Config, error) {
 // gives them; an unknown key is told the nearest.
 var topKeys = []string{"model", "description", "system", "systemFile", "tools", "mcpServers",
 	"mmConfigs", "structuredOutput", "providers", "hooks", "yolo", "displayHooks", "displayCommands",
-	"maxSteps", "maxParallelTools", "maxAskDepth", "askTimeout", "skills", "projectDocs"}
+	"maxSteps", "maxParallelTools", "maxAskDepth", "askTimeout", "skills", "projectDocs", "contextWindow", "compressAt", "persist"}
 
 // parse decodes data into c key by key, so that each error names its key.
 func (c *Config) parse(data []byte) error {
@@ -107,6 +107,8 @@ func (c *Config) parse(data []byte) error {
 			err = decodeScalar(val, &c.DisplayHooks, "true or false")
 		case "displayCommands":
 			err = decodeScalar(val, &c.DisplayCommands, "true or false")
+		case "persist":
+			err = decodeScalar(val, &c.Persist, "true or false")
 		case "tools":
 			// Each entry reports its own position ("tools[2]: …").
 			if err := c.parseTools(val); err != nil {
@@ -132,6 +134,10 @@ func (c *Config) parse(data []byte) error {
 			err = c.parseSkills(val)
 		case "projectDocs":
 			err = decodeScalar(val, &c.ProjectDocs, "true or false")
+		case "contextWindow":
+			c.ContextWindow, err = decodeInt(val, MinContextWindow)
+		case "compressAt":
+			c.CompressAt, err = decodeFraction(val, MinCompressAt, MaxCompressAt)
 		case "hooks":
 			err = c.Hooks.UnmarshalYAML(val)
 			if err == nil {
@@ -231,20 +237,27 @@ func (c *Config) parseSkills(n *yaml.Node) error {
 
 func (c *Config) parseProviders(n *yaml.Node) error {
 	return eachEntry(n, func(name string, v *yaml.Node) error {
-		if err := checkKeys(v, "baseURL", "apiKeyEnv", "idleTimeout"); err != nil {
+		if err := checkKeys(v, "baseURL", "apiKeyEnv", "idleTimeout", "contextWindow"); err != nil {
 			return err
 		}
 		var p Provider
-		if err := decodeScalar(v, &p, "a map with baseURL, apiKeyEnv and idleTimeout"); err != nil {
+		if err := decodeScalar(v, &p, "a map with baseURL, apiKeyEnv, idleTimeout and contextWindow"); err != nil {
 			return err
 		}
 		for i := 0; i+1 < len(v.Content); i += 2 {
-			if v.Content[i].Value == "idleTimeout" {
+			switch v.Content[i].Value {
+			case "idleTimeout":
 				d, err := decodeDuration(v.Content[i+1])
 				if err != nil {
 					return fmt.Errorf("idleTimeout: %w", err)
 				}
 				p.IdleTimeout = d
+			case "contextWindow":
+				n, err := decodeInt(v.Content[i+1], MinContextWindow)
+				if err != nil {
+					return fmt.Errorf("contextWindow: %w", err)
+				}
+				p.ContextWindow = n
 			}
 		}
 		if c.Providers == nil {
@@ -312,6 +325,21 @@ func decodeInt(n *yaml.Node, floor int) (int, error) {
 	}
 	if v < floor {
 		return 0, fmt.Errorf("must be >= %d", floor)
+	}
+	return v, nil
+}
+
+// decodeFraction decodes a number from lo to hi.
+func decodeFraction(n *yaml.Node, lo, hi float64) (float64, error) {
+	var v float64
+	if n.Kind == yaml.ScalarNode && n.ShortTag() != "!!float" && n.ShortTag() != "!!int" {
+		return 0, fmt.Errorf("want a number from %g to %g, like 0.8, not %q (line %d)", lo, hi, n.Value, n.Line)
+	}
+	if err := decodeScalar(n, &v, "a number"); err != nil {
+		return 0, err
+	}
+	if v < lo || v > hi {
+		return 0, fmt.Errorf("want a number from %g to %g, like 0.8, not %v (line %d)", lo, hi, v, n.Line)
 	}
 	return v, nil
 }

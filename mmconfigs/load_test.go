@@ -24,7 +24,7 @@ func TestLoadErrors(t *testing.T) {
 		name, body, want string
 	}{
 		{"unknown key", "modle: echo/x\n", `agent.yaml: line 1: unknown key "modle" (did you mean "model"?)`},
-		{"unknown key far from all", "colour: red\n", `agent.yaml: line 1: unknown key "colour" (known: model, description, system, systemFile, tools, mcpServers, mmConfigs, structuredOutput, providers, hooks, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout, skills, projectDocs)`},
+		{"unknown key far from all", "colour: red\n", `agent.yaml: line 1: unknown key "colour" (known: model, description, system, systemFile, tools, mcpServers, mmConfigs, structuredOutput, providers, hooks, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout, skills, projectDocs, contextWindow, compressAt, persist)`},
 		{"unknown key on its line", "model: echo/x\ntool: [bash]\n", `agent.yaml: line 2: unknown key "tool" (did you mean "tools"?)`},
 		{"syntax error deep in a block", "model: echo/x\nhooks:\n  preToolCall:\n    - command: a\n      matcher: b\n   bad: b\n", `agent.yaml: line 6, column 4: value is not allowed in this context`},
 		{"wrong type", "yolo: maybe\n", `agent.yaml: yolo: want true or false, not "maybe" (line 1)`},
@@ -52,10 +52,15 @@ func TestLoadErrors(t *testing.T) {
 		{"agent path empty", "mmConfigs:\n  expert: \"\"\n", `agent.yaml: mmConfigs: expert: path must not be empty`},
 		{"mcp unknown key", "mcpServers:\n  fs:\n    cmd: x\n", `agent.yaml: mcpServers: fs: line 3: unknown key "cmd" (known: command, args, env)`},
 		{"mcp no command", "mcpServers:\n  fs:\n    args: [a]\n", `agent.yaml: mcpServers: fs: command must not be empty`},
-		{"provider key", "providers:\n  mine:\n    url: http://x\n", `agent.yaml: providers: mine: line 3: unknown key "url" (known: baseURL, apiKeyEnv, idleTimeout)`},
+		{"provider key", "providers:\n  mine:\n    url: http://x\n", `agent.yaml: providers: mine: line 3: unknown key "url" (known: baseURL, apiKeyEnv, idleTimeout, contextWindow)`},
 		{"depth negative", "maxAskDepth: -1\n", `agent.yaml: maxAskDepth: must be >= 0`},
 		{"timeout", "askTimeout: soon\n", `agent.yaml: askTimeout: want a positive duration like 90s or 10m, not "soon" (line 1)`},
 		{"steps", "maxSteps: 0\n", `agent.yaml: maxSteps: must be >= 1`},
+		{"window too small", "contextWindow: 100\n", `agent.yaml: contextWindow: must be >= 512`},
+		{"window not a number", "contextWindow: 4k\n", `agent.yaml: contextWindow: want a whole number, not "4k" (line 1)`},
+		{"provider window", "providers:\n  mine:\n    baseURL: http://x/v1\n    contextWindow: 8.5\n", `agent.yaml: providers: mine: contextWindow: want a whole number, not "8.5" (line 4)`},
+		{"compressAt too high", "model: echo/x\ncompressAt: 1.5\n", `agent.yaml: compressAt: want a number from 0.3 to 0.95, like 0.8, not 1.5 (line 2)`},
+		{"compressAt percent", "compressAt: 80%\n", `agent.yaml: compressAt: want a number from 0.3 to 0.95, like 0.8, not "80%" (line 1)`},
 		{"hooks event", "hooks:\n  preToolcall: []\n", `agent.yaml: hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)`},
 		{"hooks entry", "hooks:\n  preToolCall:\n    - timeout: 1s\n", `agent.yaml: hooks.preToolCall[0]: command must not be empty (or wasm: a module)`},
 		{"skills not a list", "skills: my-skills\n", `agent.yaml: skills: want a list of folders, not "my-skills" (line 1)`},
@@ -114,6 +119,7 @@ maxSteps: 7
 maxParallelTools: 3
 skills: [team-skills, /abs/skills]
 projectDocs: false
+persist: false
 providers:
   mine: {baseURL: "http://h:1/v1", apiKeyEnv: MINE_KEY}
 hooks:
@@ -146,6 +152,7 @@ hooks:
 		{"maxParallelTools", c.MaxParallelTools, 3},
 		{"skills", strings.Join(c.Skills, ","), filepath.Join(dir, "team-skills") + ",/abs/skills"},
 		{"projectDocs", c.ProjectDocs, false},
+		{"persist", c.Persist, false},
 		{"provider", c.Providers["mine"], Provider{BaseURL: "http://h:1/v1", APIKeyEnv: "MINE_KEY"}},
 		{"hooks", c.Hooks.Summary(), "preGeneration×1"},
 		{"bash enabled", c.ToolEnabled("bash"), true},
@@ -170,7 +177,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Model != "echo/test" || c.MaxAskDepth != 3 || c.AskTimeout != 10*time.Minute || c.MaxSteps != 50 || c.MaxParallelTools != 8 || c.System != DefaultSystem || c.Yolo || !c.ProjectDocs || c.Skills != nil {
+	if c.Model != "echo/test" || c.MaxAskDepth != 3 || c.AskTimeout != 10*time.Minute || c.MaxSteps != 50 || c.MaxParallelTools != 8 || c.System != DefaultSystem || c.Yolo || !c.ProjectDocs || c.Skills != nil || !c.Persist {
 		t.Errorf("defaults wrong: %+v", c)
 	}
 	if c.ToolEnabled("ask_agent") {
@@ -244,6 +251,36 @@ func TestValidAgentName(t *testing.T) {
 	} {
 		if got := validAgentName(name); got != want {
 			t.Errorf("validAgentName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestLoadWindow: contextWindow (the agent's and a provider's) and
+// compressAt are read; compressAt defaults to 0.8.
+func TestLoadWindow(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		body           string
+		window, mine   int
+		wantCompressAt float64
+	}{
+		{"model: echo/x\n", 0, 0, 0.8},
+		{"model: echo/x\ncontextWindow: 8192\ncompressAt: 0.7\nproviders:\n  mine:\n    baseURL: http://x/v1\n    contextWindow: 32768\n", 8192, 32768, 0.7},
+		{"model: echo/x\ncompressAt: 1\n", 0, 0, 0},
+	} {
+		writeConfig(t, dir, "agent.yaml", tc.body)
+		c, err := Load("agent.yaml", dir, noenv)
+		if tc.wantCompressAt == 0 {
+			if err == nil {
+				t.Errorf("%q: no error", tc.body)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", tc.body, err)
+		}
+		if c.ContextWindow != tc.window || c.Providers["mine"].ContextWindow != tc.mine || c.CompressAt != tc.wantCompressAt {
+			t.Errorf("%q: window %d, provider's %d, compressAt %v", tc.body, c.ContextWindow, c.Providers["mine"].ContextWindow, c.CompressAt)
 		}
 	}
 }

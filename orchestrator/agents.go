@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 
+	"github.com/mm-agent/mm/a2aagent"
 	"github.com/mm-agent/mm/agentproc"
 	"github.com/mm-agent/mm/mmconfigs"
 )
@@ -46,7 +48,7 @@ func (s *Session) agentOptions(name string, a mmconfigs.Agent) agentproc.Options
 // remote is what an mm over ssh must be told on its command line.
 func (s *Session) remote(name string, a mmconfigs.Agent) agentproc.Remote {
 	return agentproc.Remote{Host: a.Host, SSHArgs: a.SSHArgs, MM: a.MM, Config: a.Config, Cwd: a.Cwd,
-		Depth: s.depth + 1, MaxDepth: s.maxDepth, Chain: s.childChain(name)}
+		Depth: s.depth + 1, MaxDepth: s.maxDepth, Chain: s.childChain(name), NoSave: !s.saved()}
 }
 
 // sameProgram reports whether program (a path, or a name looked up in
@@ -94,7 +96,7 @@ func (s *Session) childChain(name string) string {
 // initialize (mm check).
 type AgentStatus struct {
 	Name string
-	// Kind is "command" or "ssh".
+	// Kind is "command", "ssh" or "a2a".
 	Kind string
 	// Info is who answered: the agent's name and version, as it says.
 	Info string
@@ -102,7 +104,8 @@ type AgentStatus struct {
 }
 
 // ProbeAgents starts each agent of cfg that has no file here — by
-// command, over ssh — asks it initialize, and stops it. The agents by file
+// command, over ssh — asks it initialize, and stops it; an agent served
+// over A2A is asked for its card. The agents by file
 // are checked as files (mmconfigs.Walk).
 func ProbeAgents(ctx context.Context, cfg *mmconfigs.Config, cwd string, environ []string) []AgentStatus {
 	s := &Session{cfg: cfg, cwd: cwd}
@@ -113,10 +116,32 @@ func ProbeAgents(ctx context.Context, cfg *mmconfigs.Config, cwd string, environ
 		if a.Kind == mmconfigs.AgentFile {
 			continue
 		}
+		if a.Kind == mmconfigs.AgentA2A {
+			info, err := probeA2A(ctx, name, a, environ)
+			out = append(out, AgentStatus{Name: name, Kind: a.Kind.String(), Info: info, Err: err})
+			continue
+		}
 		info, err := agentproc.Probe(ctx, s.agentOptions(name, a))
 		out = append(out, AgentStatus{Name: name, Kind: a.Kind.String(), Info: info, Err: err})
 	}
 	return out
+}
+
+// probeA2A reads the agent card of an agent served over A2A: "<name>
+// <version>" as the card says.
+func probeA2A(ctx context.Context, name string, a mmconfigs.Agent, environ []string) (string, error) {
+	vars := envMap(environ)
+	url := os.Expand(a.URL, func(k string) string { return vars[k] })
+	p, err := a2aagent.New(a2aagent.Options{Name: name, URL: url, Token: vars[a.TokenEnv], TokenEnv: a.TokenEnv})
+	if err != nil {
+		return "", err
+	}
+	defer p.Close()
+	card, err := p.ReadCard(ctx)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(card.Name + " " + card.Version), nil
 }
 
 // withoutEnv returns environ without key.
@@ -132,13 +157,17 @@ func withoutEnv(environ []string, key string) []string {
 
 // describeAgent is what the ask object says of an agent without a file
 // here: its command as written ($VAR left as it is, so that a key the
-// environment supplies does not reach every hook's input), its host.
-func describeAgent(a mmconfigs.Agent) (command []string, host string) {
+// environment supplies does not reach every hook's input), its host, and
+// its URL expanded (a hook that allows some hosts only needs the real one;
+// a token goes in tokenEnv, not in the URL).
+func describeAgent(a mmconfigs.Agent, expand func(string) string) (command []string, host, url string) {
 	switch a.Kind {
 	case mmconfigs.AgentCommand:
-		return append([]string(nil), a.Command...), ""
+		return append([]string(nil), a.Command...), "", ""
 	case mmconfigs.AgentSSH:
-		return nil, a.Host
+		return nil, a.Host, ""
+	case mmconfigs.AgentA2A:
+		return nil, "", expand(a.URL)
 	}
-	return nil, ""
+	return nil, "", ""
 }

@@ -3,11 +3,13 @@ package orchestrator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 
 	"golang.org/x/sync/semaphore"
 
+	"github.com/mm-agent/mm/a2aagent"
 	"github.com/mm-agent/mm/agentproc"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/tools"
@@ -31,6 +33,8 @@ type askers struct {
 type askedAgent struct {
 	mu   sync.Mutex // one hand-off at a time
 	proc *agentproc.Agent
+	// a2a is an agent asked over A2A (mmConfigs a2a:), in place of proc.
+	a2a *a2aagent.Agent
 }
 
 func newAskers(s *Session) *askers {
@@ -59,6 +63,9 @@ func (a *askers) prompt(ctx context.Context, name string, agent mmconfigs.Agent,
 
 	ag.mu.Lock()
 	defer ag.mu.Unlock()
+	if agent.Kind == mmconfigs.AgentA2A {
+		return a.promptA2A(ctx, ag, name, agent, msg)
+	}
 	if ag.proc != nil {
 		select {
 		case <-ag.proc.Done():
@@ -70,18 +77,75 @@ func (a *askers) prompt(ctx context.Context, name string, agent mmconfigs.Agent,
 		}
 	}
 	if ag.proc == nil {
-		p, err := agentproc.Start(ctx, a.s.agentOptions(name, agent))
+		// An agent this session asked before (before it was resumed, or
+		// before the agent died) goes on with its own session, whatever
+		// its kind, when it loads sessions (session/load, said by its
+		// initialize); the agents of a session that is not saved save
+		// nothing (see childEnv), so there is nothing to go on with.
+		earlier := ""
+		if a.s.saved() {
+			earlier = a.s.askedSession(name)
+		}
+		opts := a.s.agentOptions(name, agent)
+		opts.Session = earlier
+		p, err := agentproc.Start(ctx, opts)
 		if err != nil {
 			return "", err
 		}
 		ag.proc = p
+		if why := p.NotLoaded(); why != "" {
+			a.s.sink.Emit(Notice{Kind: NoticeWarning, Text: notLoadedText(name, earlier, why)})
+		}
 	}
 	h := &relay{s: a.s, agent: name}
 	err := ag.proc.Prompt(ctx, msg, h)
+	select {
+	case <-ag.proc.Done():
+		// It died during the prompt: its session may hold nothing to go
+		// on with; an id recorded before stays.
+	default:
+		// It has the question in its session: a resumed session goes on
+		// with it.
+		a.s.setAskedSession(name, ag.proc.SessionID())
+	}
 	if err != nil && ctx.Err() != nil {
 		// A cancelled child may be mid-turn: start afresh next time.
 		ag.proc.Close()
 		ag.proc = nil
+	}
+	return h.answer.String(), err
+}
+
+// notLoadedText is the warning of an asked agent that could not go on with
+// its earlier session.
+func notLoadedText(name, id, why string) string {
+	return fmt.Sprintf("%s could not go on with its session %s (%s): it starts a new one, without its earlier history", name, id, why)
+}
+
+// promptA2A is prompt for an agent served over A2A: nothing to start, a
+// connection kept for the session. Its A2A context is the asked agent's
+// session, kept (and saved) as any asked agent's is, so that a resumed
+// session goes on with the same conversation there.
+func (a *askers) promptA2A(ctx context.Context, ag *askedAgent, name string, agent mmconfigs.Agent, msg string) (string, error) {
+	if ag.a2a == nil {
+		token := ""
+		if agent.TokenEnv != "" {
+			token = envMap(a.s.environ)[agent.TokenEnv]
+			if token == "" {
+				return "", fmt.Errorf("agent %q: $%s is empty: set it to the agent's token (tokenEnv: in its mmConfigs entry)", name, agent.TokenEnv)
+			}
+		}
+		p, err := a2aagent.New(a2aagent.Options{Name: name, URL: a.s.expander()(agent.URL), Token: token, TokenEnv: agent.TokenEnv,
+			ContextID: a.s.askedSession(name)})
+		if err != nil {
+			return "", err
+		}
+		ag.a2a = p
+	}
+	h := &relay{s: a.s, agent: name}
+	err := ag.a2a.Prompt(ctx, msg, func(chunk string) { h.Text("", chunk) })
+	if id := ag.a2a.ContextID(); id != "" {
+		a.s.setAskedSession(name, id)
 	}
 	return h.answer.String(), err
 }
@@ -102,6 +166,9 @@ func (a *askers) closeAll() error {
 			defer wg.Done()
 			ag.mu.Lock()
 			defer ag.mu.Unlock()
+			if ag.a2a != nil {
+				ag.a2a.Close()
+			}
 			if ag.proc != nil {
 				if err := ag.proc.Close(); err != nil {
 					emu.Lock()

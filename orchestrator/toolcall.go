@@ -17,31 +17,31 @@ import (
 
 // runToolCalls runs the calls of one reply concurrently, at most
 // maxParallelTools at once, each from its preToolCall hooks to its
-// postToolCall hooks; they start in the reply's order and their outputs
-// come back in it. A call still waiting for its turn when ctx ends does not
-// run: it reads as cancelled before it ran.
-func (s *Session) runToolCalls(ctx context.Context, t *turn, calls []llm.ToolCall) []string {
+// postToolCall hooks; they start in the reply's order and their results
+// come back in it, as the history keeps them. A call still waiting for its
+// turn when ctx ends does not run: it reads as cancelled before it ran.
+func (s *Session) runToolCalls(ctx context.Context, t *turn, calls []llm.ToolCall) []llm.Message {
 	limit := s.cfg.MaxParallelTools
 	if limit < 1 {
 		limit = mmconfigs.DefaultMaxParallelTools
 	}
 	slots := semaphore.NewWeighted(int64(limit))
-	outputs := make([]string, len(calls))
+	results := make([]llm.Message, len(calls))
+	for i, call := range calls {
+		results[i] = llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: cancelledBeforeRun, IsError: true}
+	}
 	var wg sync.WaitGroup
 	for i, call := range calls {
 		if slots.Acquire(ctx, 1) != nil {
-			for j := i; j < len(calls); j++ {
-				outputs[j] = cancelledBeforeRun
-			}
 			break
 		}
 		wg.Go(func() {
 			defer slots.Release(1)
-			outputs[i] = s.runToolCall(ctx, t, call)
+			results[i].Content, results[i].IsError = s.runToolCall(ctx, t, call)
 		})
 	}
 	wg.Wait()
-	return outputs
+	return results
 }
 
 // cancelledBeforeRun is the output of a call the turn's end kept from
@@ -49,34 +49,35 @@ func (s *Session) runToolCalls(ctx context.Context, t *turn, calls []llm.ToolCal
 const cancelledBeforeRun = "[cancelled before it ran]"
 
 // runToolCall takes one call through preToolCall, consent, the tool and
-// postToolCall, and returns the output the model reads.
-func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) string {
+// postToolCall, and returns the output the model reads and whether the
+// call failed or did not run.
+func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) (string, bool) {
 	tool, ok := s.tools[call.Name]
 	if !ok {
 		out := fmt.Sprintf("unknown tool %q: the tools are %s", call.Name, s.toolList())
 		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Status: ToolFailed, Output: out, Summary: out})
-		return out
+		return out, true
 	}
 	input, err := validJSON(call.Arguments)
 	if err != nil {
 		out := fmt.Sprintf("%s: invalid JSON arguments (%v): send the arguments as one JSON object", call.Name, err)
 		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Status: ToolFailed, Output: out, Summary: out})
-		return out
+		return out, true
 	}
 	pre := s.hooks.PreToolCall(ctx, hooks.ToolCall{ID: call.ID, Name: call.Name, Input: input}, t.observe)
 	input = pre.Input
 	subject := tools.SubjectLine(input)
 	if pre.Deny {
-		out := "[denied by a hook: " + pre.Reason + "]"
+		out := deniedByHookPrefix + pre.Reason + "]"
 		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: ToolDenied, DeniedBy: "hook", Output: out, Summary: out})
-		return out
+		return out, true
 	}
 	if refusal := s.consent(ctx, call.ID, call.Name, subject, input, pre.Allow || unasked(tool)); refusal != "" {
 		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: ToolDenied, DeniedBy: "person", Output: refusal, Summary: refusal})
-		return refusal
+		return refusal, true
 	}
 	if ctx.Err() != nil {
-		return cancelledBeforeRun
+		return cancelledBeforeRun, true
 	}
 	start := func() {
 		s.sink.Emit(ToolStarted{ID: call.ID, Name: call.Name, Subject: subject, Input: input})
@@ -106,7 +107,7 @@ func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) s
 		status = ToolFailed
 	}
 	s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: status, Output: res.Output, Summary: summary, DeniedBy: deniedBy})
-	return handoff.AppendContexts(res.Output, contexts)
+	return handoff.AppendContexts(res.Output, contexts), status != ToolCompleted
 }
 
 // unasked reports whether a tool needs no consent (load_skill): one that

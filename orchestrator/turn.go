@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -87,6 +88,9 @@ func (s *Session) Prompt(ctx context.Context, text string) error {
 		}
 		return s.askCommand(ctx, cmd)
 	}
+	if strings.TrimSpace(text) == "/"+CommandCompact {
+		return s.compact(ctx)
+	}
 	return s.runTurn(ctx, text)
 }
 
@@ -148,11 +152,21 @@ func (s *Session) loop(ctx context.Context, t *turn, question string) (string, e
 	}
 	retried := false
 	for step := 0; step < s.cfg.MaxSteps; step++ {
-		msgs := s.requestMessages()
-		s.sink.Emit(ModelStarted{})
-		sent := time.Now()
-		reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs, Format: format}, onText)
-		t.counted(reply.Usage, time.Since(sent))
+		if err := s.fitWindow(ctx, t, specs); err != nil {
+			return "", err
+		}
+		reply, err := s.callModel(ctx, t, specs, format, onText)
+		if refusal, ok := errors.AsType[*llm.ContextTooLongError](err); ok {
+			// The server's window is smaller than mm knew (its /props is
+			// missing or wrong): compress all that can be, and try once more.
+			if err := s.refusedTooLong(ctx, t, specs, refusal); err != nil {
+				return "", err
+			}
+			reply, err = s.callModel(ctx, t, specs, format, onText)
+			if again, ok := errors.AsType[*llm.ContextTooLongError](err); ok {
+				return "", fmt.Errorf("%w — even after compressing the conversation: give the model a larger window (the server's context size, e.g. llama-server -c), or lower contextWindow in the configuration", again)
+			}
+		}
 		if err != nil {
 			if reply.Content != "" {
 				s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: reply.Content})
@@ -160,6 +174,7 @@ func (s *Session) loop(ctx context.Context, t *turn, question string) (string, e
 			return reply.Content, err
 		}
 		s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
+		s.countedCall(reply.Usage)
 		if len(reply.ToolCalls) == 0 {
 			if out == nil {
 				return reply.Content, nil
@@ -178,15 +193,23 @@ func (s *Session) loop(ctx context.Context, t *turn, question string) (string, e
 			s.appendHistory(llm.Message{Role: llm.RoleUser, Content: retryText(bad)})
 			continue
 		}
-		outputs := s.runToolCalls(ctx, t, reply.ToolCalls)
-		for i, call := range reply.ToolCalls {
-			s.appendHistory(llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: outputs[i]})
-		}
+		s.appendHistory(s.runToolCalls(ctx, t, reply.ToolCalls)...)
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
 	}
 	return "", fmt.Errorf("stopped after %d model calls in one turn (maxSteps %d): ask again to go on, or raise maxSteps in the configuration", s.cfg.MaxSteps, s.cfg.MaxSteps)
+}
+
+// callModel sends the conversation to the model, its answer going to
+// onText as it streams (nil: held back).
+func (s *Session) callModel(ctx context.Context, t *turn, specs []llm.ToolSpec, format *llm.JSONSchemaFormat, onText func(string)) (llm.Reply, error) {
+	msgs := s.requestMessages()
+	s.sink.Emit(ModelStarted{})
+	sent := time.Now()
+	reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs, Format: format}, onText)
+	t.counted(reply.Usage, time.Since(sent))
+	return reply, err
 }
 
 // requestMessages is the conversation as the model reads it: the system

@@ -74,7 +74,11 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					if st.Info != "" {
 						who = ": " + st.Info
 					}
-					fmt.Fprintf(out, "  agent %s (%s): answered initialize%s\n", st.Name, st.Kind, who)
+					did := "answered initialize"
+					if st.Kind == "a2a" {
+						did = "served its agent card"
+					}
+					fmt.Fprintf(out, "  agent %s (%s): %s%s\n", st.Name, st.Kind, did, who)
 				}
 			})
 			if !ok || !mcpOK || !hooksOK || !skillsOK || !agentsOK {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,6 +41,10 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	mmBin = filepath.Join(dir, "mm")
+	// The tests that run mm with this process's environment save their
+	// sessions here, not in the home folder (the scripts' HOME is their
+	// work folder).
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	// Without VCS stamping, the version is "devel" whatever the commit,
 	// and the scripts can show it.
 	args := []string{"build", "-buildvcs=false", "-o", mmBin}
@@ -86,6 +91,9 @@ func TestScripts(t *testing.T) {
 			"nochildren":   cmdNoChildren,
 			"outputschema": cmdOutputSchema,
 			"waitfile":     cmdWaitFile,
+			"freeport":     cmdFreePort,
+			"waitport":     cmdWaitPort,
+			"lastsession":  cmdLastSession,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -172,6 +180,36 @@ func processesMatching(needle, work string) []string {
 	return out
 }
 
+// cmdFreePort sets the variable named to a loopback TCP port free now, for
+// a server the script starts (mm serve --a2a).
+func cmdFreePort(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: freeport VAR")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	port := ln.Addr().(*net.TCPAddr).Port
+	ts.Check(ln.Close())
+	ts.Setenv(args[0], strconv.Itoa(port))
+}
+
+// cmdWaitPort waits up to 10 s for a server to listen on a loopback port.
+func cmdWaitPort(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: waitport port")
+	}
+	up := func() bool {
+		c, err := net.Dial("tcp", "127.0.0.1:"+args[0])
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}
+	if !mustend.Eventually(10*time.Second, up) {
+		ts.Fatalf("nothing listens on port %s", args[0])
+	}
+}
+
 // cmdWaitFile waits up to 10 s for a file to exist.
 func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
@@ -181,4 +219,20 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	if !mustend.Eventually(10*time.Second, func() bool { _, err := os.Stat(p); return err == nil }) {
 		ts.Fatalf("%s did not appear", args[0])
 	}
+}
+
+// cmdLastSession sets the variable it names to the id of the session saved
+// last ($HOME/.local/state/mm/sessions: ids sort by time), so that a
+// script can resume it.
+func cmdLastSession(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: lastsession VAR")
+	}
+	// The session files only: the asked agents' are in a folder of theirs.
+	files, err := filepath.Glob(filepath.Join(ts.Getenv("HOME"), ".local", "state", "mm", "sessions", "*.jsonl"))
+	ts.Check(err)
+	if len(files) == 0 {
+		ts.Fatalf("no saved session")
+	}
+	ts.Setenv(args[0], strings.TrimSuffix(filepath.Base(files[len(files)-1]), ".jsonl"))
 }

@@ -132,6 +132,10 @@ var scripts = map[string]func(ctx context.Context, f *fakeSession) error{
 		)
 		return nil
 	},
+	"compress": func(ctx context.Context, f *fakeSession) error {
+		f.emit(orchestrator.Compressing{}, orchestrator.Compressed{Before: 14200, After: 2100}, orchestrator.Text{Text: "ok"}, orchestrator.TurnEnded{Answer: "ok"})
+		return nil
+	},
 	"ask": func(ctx context.Context, f *fakeSession) error {
 		// /ask-expert: the asked agent streams, the answer as read comes last.
 		f.emit(

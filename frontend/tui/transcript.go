@@ -184,6 +184,8 @@ func (t *transcript) event(ev orchestrator.Event) {
 		t.add(styleDim, "", "   ", e.Text)
 	case orchestrator.CommandReply:
 		t.notice(e.Text)
+	case orchestrator.Compressed:
+		t.add(styleDim, "", "  ", e.Line())
 	case orchestrator.HookRan:
 		// Listed under the ⚙ line when the turn ends (TurnEnded.Hooks,
 		// which leaves out the runs outside a turn).

@@ -41,6 +41,15 @@ func TestTranscript(t *testing.T) {
 			want: []string{"🤖 The capital is Paris.", "⚙ 0 command(s)"},
 		},
 		{
+			name: "a compression is one dim line",
+			events: []orchestrator.Event{
+				orchestrator.Compressed{Before: 14200, After: 2100},
+				orchestrator.Text{Text: "Go on."},
+				orchestrator.TurnEnded{},
+			},
+			want: []string{"[dim] ⚙ context compressed: 14,200 → 2,100 tokens", "🤖 Go on.", "⚙ 0 command(s)"},
+		},
+		{
 			name: "lines of an answer under its first, blank lines kept, last newline dropped",
 			events: []orchestrator.Event{
 				orchestrator.Text{Text: "a\n\n"},

@@ -55,6 +55,7 @@ func policy() []allow {
 		{pkg: "internal/mustend"},
 		{pkg: "internal/nodetest"},
 		{pkg: "internal/fakegemini"},
+		{pkg: "internal/llamatest"},
 		{pkg: "internal/proc/proctest", imports: []string{"internal/proc"}},
 
 		// The example hooks are written against the hook protocol alone, as
@@ -106,15 +107,27 @@ func policy() []allow {
 		// load_skill reads the skills the session found (skills).
 		{pkg: "tools", imports: []string{"internal/jsonkind", "internal/proc", "internal/regularfile", "internal/textcut", "llm", "skills"}},
 
+		// The saved sessions: their lines are llm messages (a type, not a
+		// client); a listing cuts the first question as textcut does. It
+		// knows no turn loop: its Writer satisfies orchestrator.Recorder
+		// without importing it.
+		{pkg: "sessions", imports: []string{"internal/textcut", "llm"}},
+
 		// The child mm process: its ACP connection, its process, its limits.
 		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut"}},
 
+		// An agent asked over A2A: an HTTP client of it (issue 13); the
+		// quotes of a reply it did not expect are cut at a character.
+		{pkg: "a2aagent", imports: []string{"internal/textcut"}},
+
 		// The design's orchestrator → (hooks, llm, tools, handoff, agentproc).
+		// Not drawn: a2aagent, agentproc's sibling for an agent asked over
+		// A2A rather than started as a child (issue 13).
 		// Not drawn: mmconfigs, for a session is built from a loaded
 		// configuration (its model, hooks, MCP servers, the agents it may ask);
 		// the system prompt's AGENTS.md files and skills, and the question's
 		// @path and $name lines (projectdocs, skills, question).
-		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
+		{pkg: "orchestrator", imports: []string{"a2aagent", "agentproc", "handoff", "hooks", "internal/textcut", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
 
 		// The design's frontend → orchestrator. Not drawn: mmconfigs, for
 		// ReportError recognises a *mmconfigs.Error to print it as
@@ -123,6 +136,8 @@ func policy() []allow {
 		{pkg: "frontend", imports: []string{"frontend/markdown", "mmconfigs", "orchestrator"}},
 		// The editor front end reads its peer's messages as acpconn does.
 		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "orchestrator"}},
+		// mm serve --a2a: a front end over orchestrator.Session, as -acp is.
+		{pkg: "frontend/a2a", imports: []string{"orchestrator"}},
 		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 
 		// The design's cmd/mm → frontend. Not drawn, what main wires: the
@@ -135,9 +150,9 @@ func policy() []allow {
 		// an --ask message read from stdin, and its error (internal/acpconn,
 		// internal/regularfile); mm check's look at the skills (skills).
 		{pkg: "cmd/mm", imports: []string{
-			"frontend", "frontend/acp", "frontend/tui",
+			"frontend", "frontend/a2a", "frontend/acp", "frontend/tui",
 			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc",
-			"internal/regularfile", "llm", "mmconfigs", "orchestrator", "skills",
+			"internal/regularfile", "llm", "mmconfigs", "orchestrator", "sessions", "skills",
 		}},
 	}
 }
@@ -207,19 +222,19 @@ func neverRules() []never {
 			rule: "imports flow one way: the orchestrator knows no front end (CONTRIBUTING.md)",
 		},
 		{
-			from: []string{"agentproc", "handoff", "hooks/...", "llm", "mmconfigs", "tools"},
+			from: []string{"a2aagent", "agentproc", "handoff", "hooks/...", "llm", "mmconfigs", "tools"},
 			to:   []string{"orchestrator", "frontend/...", "cmd/..."},
 			rule: "imports flow one way: what the orchestrator calls knows neither it nor a front end (CONTRIBUTING.md)",
 		},
 		{
 			from:   []string{"internal/..."},
-			to:     []string{"agentproc", "cmd/...", "examples/...", "frontend/...", "handoff", "hooks/...", "llm", "mmconfigs", "orchestrator", "tools"},
+			to:     []string{"a2aagent", "agentproc", "cmd/...", "examples/...", "frontend/...", "handoff", "hooks/...", "llm", "mmconfigs", "orchestrator", "tools"},
 			direct: true,
 			rule:   "an internal package is a mechanism mm's parts share: it knows none of them",
 		},
 		{
 			from:   []string{"..."},
-			to:     []string{"internal/fakegemini", "internal/mustend", "internal/nodetest", "internal/proc/proctest"},
+			to:     []string{"internal/fakegemini", "internal/llamatest", "internal/mustend", "internal/nodetest", "internal/proc/proctest"},
 			direct: true,
 			rule:   "a test helper is linked into no mm binary: only _test.go files import it",
 		},

@@ -1,0 +1,287 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultContextWindow is the window assumed when neither the server nor
+// the configuration says: 4,096 tokens, the smallest window local servers
+// are commonly run with (Ollama's default on a machine with less than
+// 24 GiB of video memory, llama.cpp's -c 4096). Too small costs an early
+// compression; too large costs a request the server refuses.
+const DefaultContextWindow = 4096
+
+// openAIContextWindow is the window of OpenAI's chat models (128k tokens
+// and more since gpt-4o), whose API does not say it.
+const openAIContextWindow = 128000
+
+// DefaultWindowFor is the window assumed for the model ref when neither
+// its server nor the configuration says: openAIContextWindow for OpenAI,
+// DefaultContextWindow for every other provider.
+func DefaultWindowFor(ref string) int {
+	if provider, _, _ := strings.Cut(ref, "/"); provider == "openai" {
+		return openAIContextWindow
+	}
+	return DefaultContextWindow
+}
+
+// WindowReader is implemented by a model whose server can say its context
+// window: how many tokens a request and its reply may hold together.
+type WindowReader interface {
+	// ContextWindow asks the server. It returns 0 and an error saying why
+	// when the server does not say (an old server, another kind of server,
+	// a model not loaded).
+	ContextWindow(ctx context.Context) (int, error)
+}
+
+// windowProbeTimeout bounds one question to the server about its window:
+// the servers answer it from memory, at once, even while busy writing.
+const windowProbeTimeout = 3 * time.Second
+
+// maxProbeBody bounds the answer read: /props holds the chat template
+// (tens of kilobytes), /api/show a model's license and metadata.
+const maxProbeBody = 4 << 20
+
+// ContextWindow asks the server for the model's window, the way its kind
+// of server says it: llama.cpp's GET /props, Ollama's POST /api/show, LM
+// Studio's GET /api/v0/models. For a provider of unknown kind (llmman, a
+// configured one) each is tried in turn; OpenAI's API does not say.
+func (m *openAIModel) ContextWindow(ctx context.Context) (int, error) {
+	var probes []func(context.Context) (int, error)
+	switch m.provider {
+	case "openai":
+		return 0, errors.New("openai: the API does not say a model's context window")
+	case "llamacpp":
+		probes = append(probes, m.llamaCppWindow)
+	case "ollama":
+		probes = append(probes, m.ollamaWindow)
+	case "lmstudio":
+		probes = append(probes, m.lmStudioWindow)
+	default:
+		probes = append(probes, m.llamaCppWindow, m.lmStudioWindow, m.ollamaWindow)
+	}
+	var errs []error
+	for _, probe := range probes {
+		n, err := probe(ctx)
+		if err == nil && n > 0 {
+			return n, nil
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return 0, errors.Join(errs...)
+}
+
+// serverRoot is the server's address without the API's /v1.
+func (m *openAIModel) serverRoot() string {
+	return strings.TrimSuffix(m.baseURL, "/v1")
+}
+
+// llamaCppWindow reads default_generation_settings.n_ctx from GET /props:
+// the window of one slot, which is what one request may fill.
+func (m *openAIModel) llamaCppWindow(ctx context.Context) (int, error) {
+	var props struct {
+		Default struct {
+			NCtx int `json:"n_ctx"`
+		} `json:"default_generation_settings"`
+	}
+	if err := m.probe(ctx, http.MethodGet, "/props", nil, &props); err != nil {
+		return 0, err
+	}
+	if props.Default.NCtx <= 0 {
+		return 0, fmt.Errorf("%s: GET /props gives no default_generation_settings.n_ctx", m.provider)
+	}
+	return props.Default.NCtx, nil
+}
+
+// ollamaNumCtx is the num_ctx Ollama runs a model with when neither its
+// Modelfile nor the request sets one (OLLAMA_CONTEXT_LENGTH may raise it;
+// the API does not say so, and a smaller window is the safe guess).
+const ollamaNumCtx = 4096
+
+// ollamaWindow reads, for a model Ollama has loaded, its context_length
+// in GET /api/ps: the window it runs with, whatever set it
+// (OLLAMA_CONTEXT_LENGTH included). Otherwise POST /api/show: the model's
+// own context length (model_info's <architecture>.context_length) and the
+// num_ctx in effect (its parameters, else Ollama's default): the smaller
+// governs.
+func (m *openAIModel) ollamaWindow(ctx context.Context) (int, error) {
+	var ps struct {
+		Models []struct {
+			Name          string `json:"name"`
+			Model         string `json:"model"`
+			ContextLength int    `json:"context_length"`
+		} `json:"models"`
+	}
+	if m.probe(ctx, http.MethodGet, "/api/ps", nil, &ps) == nil {
+		for _, l := range ps.Models {
+			if l.ContextLength > 0 && (l.Name == m.model || l.Model == m.model || l.Name == m.model+":latest") {
+				return l.ContextLength, nil
+			}
+		}
+	}
+	var show struct {
+		Parameters string                     `json:"parameters"`
+		ModelInfo  map[string]json.RawMessage `json:"model_info"`
+	}
+	body, _ := json.Marshal(map[string]string{"model": m.model})
+	if err := m.probe(ctx, http.MethodPost, "/api/show", body, &show); err != nil {
+		return 0, err
+	}
+	numCtx := ollamaNumCtx
+	for _, line := range strings.Split(show.Parameters, "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "num_ctx" {
+			if n, err := strconv.Atoi(f[1]); err == nil && n > 0 {
+				numCtx = n
+			}
+		}
+	}
+	var arch string
+	_ = json.Unmarshal(show.ModelInfo["general.architecture"], &arch)
+	var trained int
+	_ = json.Unmarshal(show.ModelInfo[arch+".context_length"], &trained)
+	if trained > 0 && trained < numCtx {
+		return trained, nil
+	}
+	if show.ModelInfo == nil && show.Parameters == "" {
+		return 0, fmt.Errorf("%s: POST /api/show gives neither model_info nor parameters", m.provider)
+	}
+	return numCtx, nil
+}
+
+// lmStudioWindow reads GET /api/v0/models: the loaded_context_length of
+// the model, once it is loaded (before, LM Studio has not chosen one).
+func (m *openAIModel) lmStudioWindow(ctx context.Context) (int, error) {
+	var list struct {
+		Data []struct {
+			ID     string `json:"id"`
+			State  string `json:"state"`
+			Loaded int    `json:"loaded_context_length"`
+		} `json:"data"`
+	}
+	if err := m.probe(ctx, http.MethodGet, "/api/v0/models", nil, &list); err != nil {
+		return 0, err
+	}
+	for _, d := range list.Data {
+		if d.ID == m.model && d.Loaded > 0 {
+			return d.Loaded, nil
+		}
+	}
+	return 0, fmt.Errorf("%s: GET /api/v0/models gives no loaded_context_length for %s (not loaded yet?)", m.provider, m.model)
+}
+
+// probe makes one request to the server's own API and decodes its JSON.
+func (m *openAIModel) probe(ctx context.Context, method, path string, body []byte, v any) error {
+	ctx, cancel := context.WithTimeout(ctx, windowProbeTimeout)
+	defer cancel()
+	var in io.Reader
+	if body != nil {
+		in = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, m.serverRoot()+path, in)
+	if err != nil {
+		return fmt.Errorf("%s: %s %s: %w", m.provider, method, path, err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if m.apiKeyEnv != "" {
+		if key := m.getenv(m.apiKeyEnv); key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+	}
+	resp, err := m.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s: %s %s: %w", m.provider, method, path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxProbeBody))
+	if err != nil {
+		return fmt.Errorf("%s: %s %s: %w", m.provider, method, path, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s %s: HTTP %d", m.provider, method, path, resp.StatusCode)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %s %s: not the JSON expected: %v", m.provider, method, path, err)
+	}
+	return nil
+}
+
+// ContextTooLongError is a server's refusal of a request longer than its
+// context window: llama.cpp's exceed_context_size_error, OpenAI's
+// context_length_exceeded.
+type ContextTooLongError struct {
+	Provider string
+	// Line is the server's status and message.
+	Line string
+	// PromptTokens and Window are the server's counts when it gives them
+	// (llama.cpp's n_prompt_tokens and n_ctx), else 0.
+	PromptTokens, Window int
+}
+
+func (e *ContextTooLongError) Error() string { return e.Provider + ": " + e.Line }
+
+// contextTooLong recognises, in an error body (the whole body or the
+// "error" value inside it), a refusal for a request over the window:
+// llama.cpp's exceed_context_size_error, OpenAI's context_length_exceeded,
+// or a message that says so in the words of LM Studio, vLLM or OpenAI.
+func contextTooLong(provider, line string, body []byte) *ContextTooLongError {
+	var v struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &v) == nil && len(v.Error) > 0 {
+		body = v.Error
+	}
+	var e struct {
+		Type         string          `json:"type"`
+		Code         json.RawMessage `json:"code"`
+		Message      string          `json:"message"`
+		PromptTokens int             `json:"n_prompt_tokens"`
+		NCtx         int             `json:"n_ctx"`
+	}
+	if json.Unmarshal(body, &e) != nil {
+		// A bare string: LM Studio's {"error":"The number of tokens …"}.
+		if json.Unmarshal(body, &e.Message) != nil {
+			return nil
+		}
+	}
+	var code string
+	_ = json.Unmarshal(e.Code, &code)
+	said := e.Type == "exceed_context_size_error" || code == "context_length_exceeded"
+	for _, re := range windowWords() {
+		if m := re.FindStringSubmatch(e.Message); m != nil {
+			said = true
+			if e.NCtx == 0 {
+				e.NCtx, _ = strconv.Atoi(m[1])
+			}
+		}
+	}
+	if !said {
+		return nil
+	}
+	return &ContextTooLongError{Provider: provider, Line: line, PromptTokens: e.PromptTokens, Window: e.NCtx}
+}
+
+// windowWords are the messages of servers that refuse a request over their
+// window without a type or code that says so, each with the window it
+// names: LM Studio's two, vLLM's and OpenAI's older one.
+var windowWords = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)greater than the context length \(n_keep: \d+ ?>= ?n_ctx: (\d+)\)`),
+		regexp.MustCompile(`(?i)loaded with context length of only (\d+) tokens`),
+		regexp.MustCompile(`(?i)maximum context length is (\d+) tokens`),
+	}
+})
