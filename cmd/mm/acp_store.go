@@ -47,7 +47,10 @@ func (st *acpStore) saving(o orchestrator.Options) bool {
 	return st.save && (o.Config == nil || o.Config.Persist)
 }
 
-func (st *acpStore) header(o orchestrator.Options) sessions.Header {
+func (st *acpStore) header(o orchestrator.Options) sessions.Header { return sessionHeader(o) }
+
+// sessionHeader is the header of a session started with o.
+func sessionHeader(o orchestrator.Options) sessions.Header {
 	h := sessions.Header{Cwd: o.Cwd, Model: o.Model}
 	if o.Config != nil {
 		h.Config = o.Config.Abs
