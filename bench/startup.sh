@@ -18,6 +18,9 @@ trap 'rm -rf "$work"' EXIT
 command -v hyperfine >/dev/null || { echo "startup.sh: needs hyperfine: apt-get install hyperfine" >&2; exit 2; }
 
 go build -o "$work/mm" "$root/cmd/mm"
+# The same mm linked statically: mm uses no C, and without cgo (which only
+# net's resolver would use) there is no dynamic loader to run at start.
+CGO_ENABLED=0 go build -o "$work/mm-static" "$root/cmd/mm"
 mkdir "$work/floor"
 printf 'package main\n\nfunc main() {}\n' >"$work/floor/main.go"
 printf 'module floor\n\ngo 1.21\n' >"$work/floor/go.mod"
@@ -33,6 +36,7 @@ hyperfine -N --warmup 5 --runs "$runs" --export-json "$work/runs.json" \
 	-n floor "$work/floor-bin" \
 	-n 'mm version' "$work/mm version" \
 	-n 'mm -p (echo)' "$work/mm -p hi" \
+	-n 'mm -p (echo), static' "$work/mm-static -p hi" \
 	-n 'mm --ask (echo)' "$work/mm --ask e hi" </dev/null >/dev/null
 # Medians (one slow or lucky run moves a mean), with the spread.
 python3 - "$work/runs.json" <<'PY'
@@ -46,7 +50,7 @@ for r in rs:
 m = {r["command"]: r["median"] for r in rs}
 own = m["mm -p (echo)"] - floor
 hand = m["mm --ask (echo)"] - m["mm -p (echo)"]
-print("\nmm -p / floor: %.2f (target <= 2)" % (m["mm -p (echo)"] / floor))
+print("\nmm -p / floor: %.2f (target <= 2); linked statically: %.2f" % (m["mm -p (echo)"] / floor, m["mm -p (echo), static"] / floor))
 print("hand-off (mm --ask - mm -p) %.2f ms / one run's own work (mm -p - floor) %.2f ms: %.2f (target <= 1.2)" % (hand*1e3, own*1e3, hand/own))
 PY
 
