@@ -77,16 +77,23 @@ func (a *askers) prompt(ctx context.Context, name string, agent mmconfigs.Agent,
 		}
 	}
 	if ag.proc == nil {
-		// An agent this session asked before (before it was resumed, or
-		// before the agent died) goes on with its own session, whatever
-		// its kind, when it loads sessions (session/load, said by its
-		// initialize); the agents of a session that is not saved save
-		// nothing (see childEnv), so there is nothing to go on with.
+		// An mm this session asked before (before it was resumed, or
+		// before it died) goes on with its own session when it loads
+		// sessions (session/load, said by its initialize); the agents of a
+		// session that is not saved save nothing (see childEnv), so there
+		// is nothing to go on with.
 		earlier := ""
 		if a.s.saved() {
 			earlier = a.s.askedSession(name)
 		}
 		opts := a.s.agentOptions(name, agent)
+		if earlier != "" && agent.Kind == mmconfigs.AgentCommand && !opts.IsMM {
+			// Only an mm is asked to load: the protocol has the replay come
+			// before session/load's answer, and Gemini CLI sends it after,
+			// where it would read as the answer to the next question.
+			a.s.sink.Emit(Notice{Kind: NoticeWarning, Text: fmt.Sprintf("%s starts a new session, without its earlier history: mm asks only an mm to load its earlier session", name)})
+			earlier = ""
+		}
 		opts.Session = earlier
 		p, err := agentproc.Start(ctx, opts)
 		if err != nil {
