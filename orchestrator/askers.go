@@ -11,6 +11,7 @@ import (
 
 	"github.com/mm-agent/mm/a2aagent"
 	"github.com/mm-agent/mm/agentproc"
+	"github.com/mm-agent/mm/internal/tracing"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/tools"
 )
@@ -77,7 +78,11 @@ func (a *askers) prompt(ctx context.Context, name string, agent mmconfigs.Agent,
 		}
 	}
 	if ag.proc == nil {
-		p, err := agentproc.Start(ctx, a.s.agentOptions(name, agent))
+		opts := a.s.agentOptions(name, agent)
+		// The child's own spans (its start) join the trace; each prompt
+		// then carries the hand-off's in its _meta.
+		opts.Environ = tracing.Environ(ctx, opts.Environ)
+		p, err := agentproc.Start(ctx, opts)
 		if err != nil {
 			return "", err
 		}

@@ -48,6 +48,9 @@ func policy() []allow {
 		{pkg: "internal/proc"},
 		{pkg: "internal/textcut"},
 		{pkg: "internal/jsonkind"},
+		// OpenTelemetry: the spans, the trace context handed to children,
+		// the OTLP/HTTP export (issue 13). It knows none of mm's parts.
+		{pkg: "internal/tracing"},
 		// The message limit's error gives its size as regularfile.FormatSize writes it.
 		{pkg: "internal/acpconn", imports: []string{"internal/regularfile"}},
 
@@ -87,7 +90,7 @@ func policy() []allow {
 		// The design's hooks → handoff (the ask object). Not drawn: command
 		// hooks start through internal/proc, like every child of mm; an
 		// entry's unknown key is reported as strictyaml reports it.
-		{pkg: "hooks", imports: []string{"handoff", "internal/jsonkind", "internal/proc", "internal/strictyaml", "internal/textcut"}},
+		{pkg: "hooks", imports: []string{"handoff", "internal/jsonkind", "internal/proc", "internal/strictyaml", "internal/textcut", "internal/tracing"}},
 
 		// Not drawn: the wasm runner implements hooks.WasmRunner. hooks never
 		// imports it, so that the engine does not link wazero; cmd/mm plugs
@@ -107,11 +110,11 @@ func policy() []allow {
 		{pkg: "tools", imports: []string{"internal/jsonkind", "internal/proc", "internal/regularfile", "internal/textcut", "llm", "skills"}},
 
 		// The child mm process: its ACP connection, its process, its limits.
-		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut"}},
+		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut", "internal/tracing"}},
 
 		// An agent asked over A2A: an HTTP client of it (issue 13); the
 		// quotes of a reply it did not expect are cut at a character.
-		{pkg: "a2aagent", imports: []string{"internal/textcut"}},
+		{pkg: "a2aagent", imports: []string{"internal/textcut", "internal/tracing"}},
 
 		// The design's orchestrator → (hooks, llm, tools, handoff, agentproc).
 		// Not drawn: a2aagent, agentproc's sibling for an agent asked over
@@ -120,7 +123,7 @@ func policy() []allow {
 		// configuration (its model, hooks, MCP servers, the agents it may ask);
 		// the system prompt's AGENTS.md files and skills, and the question's
 		// @path and $name lines (projectdocs, skills, question).
-		{pkg: "orchestrator", imports: []string{"a2aagent", "agentproc", "handoff", "hooks", "internal/textcut", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
+		{pkg: "orchestrator", imports: []string{"a2aagent", "agentproc", "handoff", "hooks", "internal/textcut", "internal/tracing", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
 
 		// The design's frontend → orchestrator. Not drawn: mmconfigs, for
 		// ReportError recognises a *mmconfigs.Error to print it as
@@ -128,9 +131,9 @@ func policy() []allow {
 		// and mmconfigs imports no front end.
 		{pkg: "frontend", imports: []string{"frontend/markdown", "mmconfigs", "orchestrator"}},
 		// The editor front end reads its peer's messages as acpconn does.
-		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "orchestrator"}},
+		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "internal/tracing", "orchestrator"}},
 		// mm serve --a2a: a front end over orchestrator.Session, as -acp is.
-		{pkg: "frontend/a2a", imports: []string{"orchestrator"}},
+		{pkg: "frontend/a2a", imports: []string{"internal/tracing", "orchestrator"}},
 		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 
 		// The design's cmd/mm → frontend. Not drawn, what main wires: the
@@ -145,7 +148,7 @@ func policy() []allow {
 		{pkg: "cmd/mm", imports: []string{
 			"frontend", "frontend/a2a", "frontend/acp", "frontend/tui",
 			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc",
-			"internal/regularfile", "llm", "mmconfigs", "orchestrator", "skills",
+			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "skills",
 		}},
 	}
 }
