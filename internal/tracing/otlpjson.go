@@ -188,6 +188,12 @@ func spanOf(s sdktrace.ReadOnlySpan) spanJSON {
 	}
 	if p := s.Parent(); p.SpanID().IsValid() {
 		out.ParentSpanID = p.SpanID().String()
+		// SPAN_FLAGS_CONTEXT_HAS_IS_REMOTE, and IS_REMOTE when it is: a
+		// parent in another process (the asking mm's hand-off).
+		out.Flags |= 0x100
+		if p.IsRemote() {
+			out.Flags |= 0x200
+		}
 	}
 	for _, ev := range s.Events() {
 		out.Events = append(out.Events, eventJSON{TimeUnixNano: strconv.FormatInt(ev.Time.UnixNano(), 10), Name: ev.Name, Attributes: keyValues(ev.Attributes)})

@@ -2,6 +2,7 @@ package tracing
 
 import (
 	"context"
+	"slices"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -28,7 +29,9 @@ func Start(ctx context.Context, name string, kind trace.SpanKind, attrs ...attri
 	if p == nil {
 		return ctx, Span{}
 	}
-	ctx, s := p.tr.Start(ctx, name, trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
+	// The copy keeps attrs from escaping: a caller's variadic slice then
+	// stays on its stack, and a span with tracing off allocates nothing.
+	ctx, s := p.tr.Start(ctx, name, trace.WithSpanKind(kind), trace.WithAttributes(slices.Clone(attrs)...))
 	return ctx, Span{s}
 }
 
@@ -39,7 +42,7 @@ func On(ctx context.Context) bool { return providerOf(ctx) != nil }
 // Set adds attributes to the span.
 func (s Span) Set(attrs ...attribute.KeyValue) {
 	if s.s != nil {
-		s.s.SetAttributes(attrs...)
+		s.s.SetAttributes(slices.Clone(attrs)...) // as in Start
 	}
 }
 
