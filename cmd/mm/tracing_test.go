@@ -25,6 +25,7 @@ type otlpSpan struct {
 	TraceID, SpanID, ParentSpanID, Name string
 	PID                                 string // the resource's process.pid
 	Attrs                               map[string]string
+	Status                              string // "" unset, else "error: <message>"
 }
 
 // otlpReceiver is an OTLP/HTTP receiver of traces (POST /v1/traces,
@@ -50,6 +51,10 @@ func newOTLPReceiver(t *testing.T) *otlpReceiver {
 					Spans []struct {
 						TraceID, SpanID, ParentSpanID, Name string
 						Attributes                          []otlpKeyValue
+						Status                              struct {
+							Code    int
+							Message string
+						}
 					}
 				}
 			}
@@ -70,8 +75,12 @@ func newOTLPReceiver(t *testing.T) *otlpReceiver {
 			pid := attrMap(rs.Resource.Attributes)["process.pid"]
 			for _, ss := range rs.ScopeSpans {
 				for _, s := range ss.Spans {
-					r.spans = append(r.spans, otlpSpan{TraceID: s.TraceID, SpanID: s.SpanID, ParentSpanID: s.ParentSpanID,
-						Name: s.Name, PID: pid, Attrs: attrMap(s.Attributes)})
+					sp := otlpSpan{TraceID: s.TraceID, SpanID: s.SpanID, ParentSpanID: s.ParentSpanID,
+						Name: s.Name, PID: pid, Attrs: attrMap(s.Attributes)}
+					if s.Status.Code == 2 {
+						sp.Status = "error: " + s.Status.Message
+					}
+					r.spans = append(r.spans, sp)
 				}
 			}
 		}
@@ -349,7 +358,8 @@ func TestTraceA2A(t *testing.T) {
 	if out, err := ask.CombinedOutput(); err != nil {
 		t.Fatalf("mm --ask: %v\n%s", err, out)
 	}
-	// SIGTERM: mm serve sends its last spans as it exits.
+	// SIGTERM at once, before the batch's second is up: mm serve sends
+	// its spans as it exits.
 	if err := serve.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -514,5 +524,49 @@ func TestTraceDeadCollector(t *testing.T) {
 	want := "mm: tracing: spans not exported within 1s: is the OTLP receiver up?\n"
 	if stdout.String() != "hello\n" || stderr.String() != want {
 		t.Errorf("stdout %q, stderr %q, want %q", stdout.String(), stderr.String(), want)
+	}
+}
+
+// TestTraceSignal: Ctrl-C during a turn ends it, and its spans — the turn
+// and the model call, failed as cancelled — are sent on the way out.
+func TestTraceSignal(t *testing.T) {
+	recv := newOTLPReceiver(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"agent.yaml": "model: script/slow.yaml\n",
+		"slow.yaml":  "rules:\n  - say: \"a slow answer, piece by piece\"\n    pieces: 10\n    delay: 1s\n",
+	})
+	cmd := exec.Command(mmBin, "-p", "hello")
+	cmd.Dir = dir
+	cmd.Env = tracedEnv("OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.URL)
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The first piece: the turn is under way, nine seconds from its end.
+	if _, err := stdout.Read(make([]byte, 1)); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err == nil || cmd.ProcessState.ExitCode() != 130 {
+		t.Errorf("mm -p after SIGINT: %v, want exit status 130", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("mm -p took %v to end after SIGINT: the turn was not cancelled", took)
+	}
+	spans, _ := recv.got()
+	got := tree(spans, "", "gen_ai.request.model")
+	if want := "mm.turn\n  mm.model_call gen_ai.request.model=script/slow.yaml\n"; got != want {
+		t.Errorf("spans after SIGINT:\n%s\nwant\n%s", got, want)
+	}
+	got = ""
+	for _, sp := range spans {
+		got += sp.Name + " " + sp.Status + "\n"
+	}
+	if want := "mm.model_call error: context canceled\nmm.turn error: cancelled\n"; got != want {
+		t.Errorf("spans after SIGINT:\n%s\nwant\n%s", got, want)
 	}
 }
