@@ -59,7 +59,7 @@ func TestEncode(t *testing.T) {
 			Name: SpanTurn, SpanKind: trace.SpanKindInternal,
 			SpanContext: trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid2, TraceFlags: trace.FlagsSampled}),
 			StartTime:   start, EndTime: start.Add(2 * time.Second),
-			Resource:    res, InstrumentationScope: scope,
+			Resource: res, InstrumentationScope: scope,
 		},
 	}
 	var indented bytes.Buffer
