@@ -27,7 +27,8 @@ import (
 // take before its process group is killed.
 const DefaultGrace = 2 * time.Second
 
-// DefaultStartTimeout bounds a child's start: initialize, then session/new.
+// DefaultStartTimeout bounds a child's start: initialize, then session/load
+// or session/new.
 // A child that has not answered by then is not an ACP agent, or is stuck
 // (an ssh waiting for a password nobody types); it is stopped. An mm
 // answers in milliseconds, an agent on npm in a few seconds.
@@ -62,9 +63,14 @@ type Options struct {
 	// Grace is how long a cancelled prompt or a closing child may take to
 	// stop before it is killed; 0 means DefaultGrace.
 	Grace time.Duration
-	// StartTimeout bounds initialize and session/new; 0 means
-	// DefaultStartTimeout.
+	// StartTimeout bounds initialize and session/load or session/new; 0
+	// means DefaultStartTimeout.
 	StartTimeout time.Duration
+	// Session is the ACP session id of an earlier session of this agent to
+	// go on with: the child is asked to load it (session/load) when it
+	// can, and a new session is opened when it cannot (see NotLoaded).
+	// "": a new session.
+	Session string
 }
 
 // label names the agent in errors: "expert", or "expert" (ssh me@host).
@@ -87,6 +93,8 @@ type Agent struct {
 	stderr  *textcut.Head
 	conn    *acp.ClientSideConnection
 	session acp.SessionId
+	// notLoaded says why the earlier session asked for was not loaded.
+	notLoaded string
 
 	exited chan struct{} // closed once the process has been reaped
 	// notACP is closed at the first line on the child's stdout that is not
@@ -113,7 +121,7 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := a.open(ctx, opts.Cwd, true); err != nil {
+	if err := a.open(ctx, opts.Cwd, true, acp.SessionId(opts.Session)); err != nil {
 		a.Close()
 		return nil, err
 	}
@@ -128,7 +136,7 @@ func Probe(ctx context.Context, opts Options) (string, error) {
 		return "", err
 	}
 	defer a.Close()
-	if err := a.open(ctx, opts.Cwd, false); err != nil {
+	if err := a.open(ctx, opts.Cwd, false, ""); err != nil {
 		return "", err
 	}
 	return a.info, nil
@@ -215,6 +223,16 @@ func launch(opts Options) (*Agent, error) {
 	return a, nil
 }
 
+// SessionID is the agent's ACP session id, given by its session/new or
+// the one it loaded: the asking session records it, so that a resumed
+// one can load it.
+func (a *Agent) SessionID() string { return string(a.session) }
+
+// NotLoaded says why the earlier session of Options.Session was not
+// loaded, so that the child started afresh without its history: "" when
+// it was loaded, or when none was asked for.
+func (a *Agent) NotLoaded() string { return a.notLoaded }
+
 // startError says why a program did not start, in one line.
 func startError(program string, err error) string {
 	var ee *exec.Error
@@ -245,10 +263,13 @@ var (
 	errNotACP       = errors.New("not ACP")
 )
 
-// open does the ACP handshake: initialize, then (withSession) session/new,
-// within the start timeout. A child that writes something other than
-// JSON-RPC on stdout fails at once.
-func (a *Agent) open(ctx context.Context, cwd string, withSession bool) error {
+// open does the ACP handshake within the start timeout: initialize, then
+// (withSession) session/load of the earlier session when there is one and
+// the child loads sessions, else session/new. The history a load replays
+// is not shown: no prompt is under way, so its updates are dropped as
+// they arrive, all before the load's response. A child that writes
+// something other than JSON-RPC on stdout fails at once.
+func (a *Agent) open(ctx context.Context, cwd string, withSession bool, earlier acp.SessionId) error {
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	timer := time.AfterFunc(a.startIn, func() { cancel(errStartTimeout) })
@@ -269,6 +290,26 @@ func (a *Agent) open(ctx context.Context, cwd string, withSession bool) error {
 	if err == nil {
 		if i := ir.AgentInfo; i != nil {
 			a.info = strings.TrimSpace(i.Name + " " + i.Version)
+		}
+	}
+	if err == nil && withSession && earlier != "" {
+		if !ir.AgentCapabilities.LoadSession {
+			a.notLoaded = "it does not load sessions (no loadSession in its initialize)"
+		} else {
+			step = "session/load"
+			_, err = a.conn.LoadSession(sctx, acp.LoadSessionRequest{SessionId: earlier, Cwd: cwd, McpServers: []acp.McpServer{}})
+			if err == nil {
+				a.session = earlier
+				return nil
+			}
+			// Refused (an unknown id, a failed load): a new session, said
+			// by NotLoaded. Not when the start timed out, was not ACP, was
+			// cancelled, or the child died.
+			if sctx.Err() == nil {
+				if cause, died := a.cause(err); !died {
+					a.notLoaded, err = cause, nil
+				}
+			}
 		}
 	}
 	if err == nil && withSession {
@@ -299,7 +340,19 @@ func (a *Agent) open(ctx context.Context, cwd string, withSession bool) error {
 	default:
 	}
 	switch why {
-	case errNotACP, errStartTimeout:
+	case errNotACP:
+		// A program that printed its usage is often about to write why on
+		// stderr and exit: it is given the grace to, then stopped, so that
+		// all it wrote on stderr is there to quote.
+		t := time.NewTimer(a.grace)
+		select {
+		case <-a.exited:
+		case <-t.C:
+		}
+		t.Stop()
+		_ = proc.KillGroup(a.cmd.Process)
+		<-a.exited
+	case errStartTimeout:
 		// Stopped now, so that all it wrote on stderr is there to quote.
 		_ = proc.KillGroup(a.cmd.Process)
 		<-a.exited

@@ -172,6 +172,8 @@ func TestSSHCommand(t *testing.T) {
 				`~/'my bin/mm' -acp --config 'it'\''s here; rm -rf ~/x $(id).yaml' --session-cwd '/srv/a b' --asked-depth 2 --ask-max-depth 2 --ask-chain a/b`}},
 		{"home", Remote{Host: "h", MM: "~", Config: "~/e.yaml", Cwd: "~", Depth: 1, MaxDepth: 1, Chain: "x"},
 			[]string{"ssh", "-T", "--", "h", "~ -acp --config ~/e.yaml --session-cwd ~ --asked-depth 1 --ask-max-depth 1 --ask-chain x"}},
+		{"not saved", Remote{Host: "h", Config: "e.yaml", Depth: 1, MaxDepth: 1, Chain: "x", NoSave: true},
+			[]string{"ssh", "-T", "--", "h", "mm -acp --config e.yaml --session-cwd . --asked-depth 1 --ask-max-depth 1 --ask-chain x --no-save"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,10 +1,11 @@
 // Package agentproc runs an asked agent as a child process and talks to it.
 //
 // The child is "mm -acp --config <file>" in its own process group; the
-// parent is an Agent Client Protocol client of it (initialize, session/new,
-// then one session/prompt per hand-off). What the child does during a
-// prompt — answer text, tool calls, permission requests — reaches the
-// caller through a Handler.
+// parent is an Agent Client Protocol client of it: initialize, session/new
+// (or session/load of the child's earlier session, whose replayed history
+// is not shown), then one session/prompt per hand-off. What the child does
+// during a prompt — answer text, tool calls, permission requests — reaches
+// the caller through a Handler.
 //
 // An mm child adds a small object under "_meta"."mm" to some of its
 // updates, so that the parent can tell its own answer from the text and

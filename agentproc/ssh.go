@@ -24,6 +24,9 @@ type Remote struct {
 	// MM_ASK_CHAIN), so they go on its command line.
 	Depth, MaxDepth int
 	Chain           string
+	// NoSave says the asking session is not saved: ssh does not pass
+	// MM_NO_SAVE either, so the remote mm is told --no-save.
+	NoSave bool
 }
 
 // SSHCommand is the command that starts r: ssh -T [SSHArgs] -- host
@@ -47,6 +50,9 @@ func SSHCommand(r Remote) []string {
 		"--asked-depth", strconv.Itoa(r.Depth),
 		"--ask-max-depth", strconv.Itoa(r.MaxDepth),
 		"--ask-chain", shellQuote(r.Chain),
+	}
+	if r.NoSave {
+		words = append(words, "--no-save")
 	}
 	argv := append([]string{"ssh", "-T"}, r.SSHArgs...)
 	return append(argv, "--", r.Host, strings.Join(words, " "))

@@ -21,6 +21,7 @@ go build -o "$work/mm" "$root/cmd/mm"
 mm=$work/mm
 cd "$work" # no agent.yaml here; hooks write their stamps here
 unset MM_CONFIG MM_MODEL MM_ASKED_DEPTH MM_ASK_CHAIN MM_BIN
+export XDG_STATE_HOME=$work/state # the sessions these runs save
 export MM_BENCH_STAMP=$work/stamp
 
 # 50 agents in mmConfigs: mm -p must not read or start any of them.

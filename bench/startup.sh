@@ -27,6 +27,7 @@ cd "$work"
 printf 'model: echo/main\nmmConfigs:\n  e: e.yaml\n' >agent.yaml
 printf 'model: echo/e\n' >e.yaml
 unset MM_CONFIG MM_MODEL MM_ASKED_DEPTH MM_ASK_CHAIN MM_ASK_MAX_DEPTH MM_BIN
+export XDG_STATE_HOME=$work/state # the sessions these runs save
 
 hyperfine -N --warmup 5 --runs "$runs" --export-json "$work/runs.json" \
 	-n floor "$work/floor-bin" \

@@ -78,9 +78,12 @@ type completionSource interface {
 // lineCommands are the slash commands the line mode offers, and its keys.
 func lineCommands() orchestrator.CommandSet {
 	return orchestrator.CommandSet{
-		Local:  []string{orchestrator.CommandUsage, orchestrator.CommandExit},
-		Keys:   map[string]string{orchestrator.CommandExit: "or Ctrl-D"},
-		Footer: "Ctrl-C cancels the running turn; a second Ctrl-C leaves.",
+		Local: []string{orchestrator.CommandUsage, orchestrator.CommandAbort, orchestrator.CommandExit},
+		Keys: map[string]string{
+			orchestrator.CommandAbort: "or Ctrl-C",
+			orchestrator.CommandExit:  "or Ctrl-D",
+		},
+		Footer: "Ctrl-C cancels the running turn; a second Ctrl-C leaves. A line typed\nwhile a turn runs waits for its end.",
 	}
 }
 
@@ -102,18 +105,24 @@ func Line(ctx context.Context, opts LineOptions) int {
 func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink) (Session, string, error)) int {
 	// Everything the line mode shows is for a person.
 	opts.Stderr = newVisibleWriter(opts.Stderr)
+	// What is typed while a turn runs is read too: /abort cancels it.
+	gate := newTurnInput(ctx, opts.Stdin)
+	watch := &turnWatch{in: gate}
 	var in lineReader
 	completer := &lineCompleter{}
 	if opts.Terminal {
-		tr, err := newTerminalReader(opts.HistoryFile, opts.Stdin, opts.Stdout, completer)
+		tr, err := newTerminalReader(opts.HistoryFile, struct {
+			io.Reader
+			io.Closer
+		}{gate, opts.Stdin}, opts.Stdout, completer)
 		if err != nil {
 			fmt.Fprintf(opts.Stderr, "mm: line editing unavailable (%v); reading plain lines\n", err)
-			in = newPipeReader(opts.Stdin)
+			in = newPipeReader(gate)
 		} else {
 			in = tr
 		}
 	} else {
-		in = newPipeReader(opts.Stdin)
+		in = newPipeReader(gate)
 	}
 	defer in.Close()
 
@@ -125,6 +134,7 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 	r.consent = func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
 		inputMu.Lock()
 		defer inputMu.Unlock()
+		defer watch.pause()()
 		return askConsent(in, opts.Stdout, !opts.Terminal, req)
 	}
 	// The spinner while a turn waits, on a terminal; the usage for /usage.
@@ -173,8 +183,20 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 				return exit()
 			case orchestrator.CommandUsage:
 				fmt.Fprintln(opts.Stdout, sp.usage())
+			case orchestrator.CommandAbort:
+				// An /abort read while a turn runs cancels it (turnInput).
+				fmt.Fprintln(opts.Stdout, "(no turn is running)")
 			default:
-				cmds.Run(cmd, s, sp.Emit)
+				cmds.Run(cmd, s, func(ev orchestrator.Event) {
+					// A command that could not be carried out is refused as
+					// an unknown one is: on stderr, and a script sees it.
+					if n, ok := ev.(orchestrator.Notice); ok && n.Kind == orchestrator.NoticeWarning {
+						fmt.Fprintln(opts.Stderr, n.Text)
+						failed = true
+						return
+					}
+					sp.Emit(ev)
+				})
 			}
 			continue
 		}
@@ -184,7 +206,9 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 			continue
 		}
 		var turnErr error
-		quit := runCancellable(ctx, func(ctx context.Context) {
+		quit := runCancellable(ctx, func(ctx context.Context, cancel context.CancelFunc) {
+			watch.start(cancel)
+			defer watch.end()
 			// A turn the person cancelled did not fail.
 			if err := s.Prompt(ctx, line); ctx.Err() == nil {
 				turnErr = err
@@ -200,14 +224,14 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 
 // runCancellable runs f with a context that the first Ctrl-C cancels; a
 // second Ctrl-C during the same run asks to leave (quit is true).
-func runCancellable(ctx context.Context, f func(context.Context)) (quit bool) {
+func runCancellable(ctx context.Context, f func(context.Context, context.CancelFunc)) (quit bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
 	done := make(chan struct{})
-	go func() { f(ctx); close(done) }()
+	go func() { f(ctx, cancel); close(done) }()
 	interrupts := 0
 	for {
 		select {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -22,6 +23,9 @@ type fakeSession struct {
 	commands []orchestrator.Command
 	servers  []orchestrator.MCPStatus
 	closed   bool
+	// waiting, when set, hears that a "wait" turn began; that turn runs
+	// until it is cancelled.
+	waiting chan struct{}
 }
 
 func (f *fakeSession) Prompt(ctx context.Context, text string) error {
@@ -29,6 +33,14 @@ func (f *fakeSession) Prompt(ctx context.Context, text string) error {
 	if cmd, ok := strings.CutPrefix(text, "run "); ok {
 		a := f.sink.Consent(ctx, orchestrator.ConsentRequest{Tool: "bash", Subject: cmd, Detail: cmd})
 		f.answers = append(f.answers, a)
+	}
+	if text == "wait" {
+		if f.waiting != nil {
+			f.waiting <- struct{}{}
+		}
+		<-ctx.Done()
+		f.sink.Emit(orchestrator.TurnEnded{Err: ctx.Err()})
+		return ctx.Err()
 	}
 	if text == "fail" {
 		err := errors.New("the model is gone")
@@ -43,6 +55,8 @@ func (f *fakeSession) Clear()                               { f.cleared++ }
 func (f *fakeSession) MCPServers() []orchestrator.MCPStatus { return f.servers }
 func (f *fakeSession) Commands() []orchestrator.Command     { return f.commands }
 func (f *fakeSession) Warnings() []string                   { return nil }
+func (f *fakeSession) SavedSessions() (string, error)       { return "", nil }
+func (f *fakeSession) ResumeSaved(string) (string, error)   { return "", nil }
 func (f *fakeSession) Close() error                         { f.closed = true; return nil }
 
 // runFakeLine runs the line mode over f, fed input from a pipe, and
@@ -89,9 +103,13 @@ Type a question and press Enter. Commands:
   /usage                               the tokens of the last turn and of the session
   /clear                               forget the conversation
   /compact                             compress the conversation now, to fit the model's window
+  /sessions                            list this folder's saved sessions
+  /resume <id>                         go on with a saved session
+  /abort                               cancel the running turn (or Ctrl-C)
   /help                                this list
   /exit                                leave (or Ctrl-D)
-Ctrl-C cancels the running turn; a second Ctrl-C leaves.
+Ctrl-C cancels the running turn; a second Ctrl-C leaves. A line typed
+while a turn runs waits for its end.
 `
 	if code != 0 || stdout != want || stderr != "" || len(f.prompts) > 0 {
 		t.Errorf("exit %d, prompts %q\nstdout:\n%s\nwant:\n%s\nstderr %q", code, f.prompts, stdout, want, stderr)
@@ -120,7 +138,7 @@ func TestLineCommands(t *testing.T) {
 func TestLineUnknownCommand(t *testing.T) {
 	f := &fakeSession{commands: []orchestrator.Command{{Name: "ask"}, {Name: "ask-expert"}, {Name: "ask-with-context-expert"}}}
 	code, stdout, stderr := runFakeLine(t, f, "/hlep\n/etc/hosts?\n")
-	wantErr := "mm: unknown command /hlep (known: /ask, /ask-expert, /ask-with-context-expert, /mcp, /usage, /clear, /compact, /help, /exit); to ask the model about it, start the line with another word\n"
+	wantErr := "mm: unknown command /hlep (known: /ask, /ask-expert, /ask-with-context-expert, /mcp, /usage, /clear, /compact, /sessions, /resume, /abort, /help, /exit); to ask the model about it, start the line with another word\n"
 	wantOut := "mm test | model: fake\n🤖 answer to /etc/hosts?\n⚙ 0 command(s)\n"
 	if code != 1 || stdout != wantOut || stderr != wantErr {
 		t.Errorf("exit %d\nstdout %q\nwant   %q\nstderr %q\nwant   %q", code, stdout, wantOut, stderr, wantErr)
@@ -168,5 +186,87 @@ func TestLineSessionError(t *testing.T) {
 	})
 	if code != 1 || stdout.String() != "" || stderr.String() != "mm: no model server\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestLineAbort: /abort read while a turn runs cancels it, whether it was
+// typed before the turn began or while it runs; the lines around it are
+// read as before: a consent answer by its question, the next question
+// after the turn. Read with no turn running, it says so.
+func TestLineAbort(t *testing.T) {
+	t.Run("typed ahead", func(t *testing.T) {
+		f := &fakeSession{}
+		code, stdout, stderr := runFakeLinePipe(t, f, "/abort\nwait\n/abort\nrun ls\ny\n")
+		want := "mm test | model: fake\n(no turn is running)\n⚙ 0 command(s)\n" +
+			"Allow bash: ls? [y] yes once  [n] no  [a] always for bash  [v] never for bash › \n🤖 answer to run ls\n⚙ 0 command(s)\n"
+		if code != 0 || stdout != want || stderr != "mm: context canceled\n" {
+			t.Errorf("exit %d\nstdout %q\nwant   %q\nstderr %q", code, stdout, want, stderr)
+		}
+		if !slices.Equal(f.prompts, []string{"wait", "run ls"}) || !slices.Equal(f.answers, []orchestrator.ConsentAnswer{orchestrator.AllowOnce}) {
+			t.Errorf("prompts %q, answers %v", f.prompts, f.answers)
+		}
+	})
+	t.Run("typed while the turn runs", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		f := &fakeSession{waiting: make(chan struct{})}
+		var stdout, stderr bytes.Buffer
+		done := make(chan int)
+		go func() {
+			opts := LineOptions{Stdin: r, Stdout: &stdout, Stderr: &stderr}
+			done <- runLine(context.Background(), opts, func(sink orchestrator.Sink) (Session, string, error) {
+				f.sink = sink
+				return f, "mm test | model: fake", nil
+			})
+		}()
+		io.WriteString(w, "wait\n")
+		<-f.waiting
+		io.WriteString(w, "/abort\nnext\n")
+		w.Close()
+		code := <-done
+		want := "mm test | model: fake\n⚙ 0 command(s)\n🤖 answer to next\n⚙ 0 command(s)\n"
+		if code != 0 || stdout.String() != want || !slices.Equal(f.prompts, []string{"wait", "next"}) {
+			t.Errorf("exit %d, prompts %q\nstdout %q\nwant   %q\nstderr %q", code, f.prompts, stdout.String(), want, stderr.String())
+		}
+	})
+}
+
+// runFakeLinePipe is runFakeLine fed from a pipe, as a script feeds mm:
+// its reads can be interrupted, so lines are read while a turn runs.
+func runFakeLinePipe(t *testing.T, f *fakeSession, input string) (int, string, string) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	go func() {
+		io.WriteString(w, input)
+		w.Close()
+	}()
+	var stdout, stderr bytes.Buffer
+	opts := LineOptions{Stdin: r, Stdout: &stdout, Stderr: &stderr}
+	code := runLine(context.Background(), opts, func(sink orchestrator.Sink) (Session, string, error) {
+		f.sink = sink
+		return f, "mm test | model: fake", nil
+	})
+	if !f.closed {
+		t.Error("the session was not closed")
+	}
+	return code, stdout.String(), stderr.String()
+}
+
+// TestLineAbortRegularFile: a stdin that cannot be read while a turn runs
+// (a string, a regular file) is read between turns: /abort then finds no
+// turn running.
+func TestLineAbortRegularFile(t *testing.T) {
+	f := &fakeSession{}
+	code, stdout, _ := runFakeLine(t, f, "hello\n/abort\n")
+	want := "mm test | model: fake\n🤖 answer to hello\n⚙ 0 command(s)\n(no turn is running)\n"
+	if code != 0 || stdout != want {
+		t.Errorf("exit %d\nstdout %q\nwant   %q", code, stdout, want)
 	}
 }

@@ -74,3 +74,27 @@ func TestTexts(t *testing.T) {
 		t.Errorf("ToolOutput cut wrong: tail %q", got[len(got)-60:])
 	}
 }
+
+// TestSplitHistoryEntry: what HistoryEntry writes reads back; nothing
+// else does.
+func TestSplitHistoryEntry(t *testing.T) {
+	tests := []struct {
+		entry                   string
+		agent, question, answer string
+		ok                      bool
+	}{
+		{HistoryEntry("expert", "Q?", "A."), "expert", "Q?", "A.", true},
+		{HistoryEntry("expert", "line 1\nline 2", "A\n\n[expert's answer]\nB"), "expert", "line 1\nline 2", "A\n\n[expert's answer]\nB", true},
+		{HistoryEntry("expert", "Q?", ""), "expert", "Q?", "", true},
+		{"[question for expert]\nQ?\n\n[critic's answer]\nA.", "", "", "", false},
+		{"[question for ]\nQ?\n\n['s answer]\nA.", "", "", "", false},
+		{"what is [question for expert]?", "", "", "", false},
+		{"[question for expert]", "", "", "", false},
+	}
+	for _, tt := range tests {
+		agent, question, answer, ok := SplitHistoryEntry(tt.entry)
+		if agent != tt.agent || question != tt.question || answer != tt.answer || ok != tt.ok {
+			t.Errorf("SplitHistoryEntry(%q) = %q, %q, %q, %v; want %q, %q, %q, %v", tt.entry, agent, question, answer, ok, tt.agent, tt.question, tt.answer, tt.ok)
+		}
+	}
+}

@@ -44,6 +44,22 @@ func HistoryEntry(agent, question, answer string) string {
 	return fmt.Sprintf("[question for %s]\n%s\n\n[%s's answer]\n%s", agent, question, agent, answer)
 }
 
+// SplitHistoryEntry reads back what HistoryEntry wrote: ok is false for
+// any other message.
+func SplitHistoryEntry(entry string) (agent, question, answer string, ok bool) {
+	head, rest, found := strings.Cut(entry, "\n")
+	agent, isEntry := strings.CutPrefix(head, "[question for ")
+	agent, closed := strings.CutSuffix(agent, "]")
+	if !found || !isEntry || !closed || agent == "" {
+		return "", "", "", false
+	}
+	question, answer, found = strings.Cut(rest, "\n\n["+agent+"'s answer]\n")
+	if !found {
+		return "", "", "", false
+	}
+	return agent, question, answer, true
+}
+
 // MaxToolOutput is the most of an answer ask_agent's output gives the model.
 const MaxToolOutput = 20000
 

@@ -29,6 +29,10 @@ type Message struct {
 	// ToolCallID and Name identify the call a tool message answers.
 	ToolCallID string
 	Name       string
+	// IsError marks a tool message whose call failed or did not run. The
+	// OpenAI format has no place for it, so the model reads only Content;
+	// it is kept so that a saved session shows each call's end again.
+	IsError bool
 }
 
 // ToolCall is one call to a tool, as the model wrote it.

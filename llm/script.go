@@ -146,6 +146,15 @@ func fillFunc(msgs []Message, last Message, r *scriptRule, groups []string) func
 			return last.Content
 		case "question":
 			return latestContent(msgs, RoleUser)
+		case "questions":
+			// Every user message so far: what a resumed session remembers.
+			var qs []string
+			for _, m := range msgs {
+				if m.Role == RoleUser {
+					qs = append(qs, m.Content)
+				}
+			}
+			return strings.Join(qs, "\n\n")
 		case "system":
 			// The system prompt, to show what an agent was told.
 			return latestContent(msgs, RoleSystem)

@@ -398,7 +398,7 @@ func orTop(where string) string {
 func checkTemplate(s string, when *regexp.Regexp, where, key string, line int) error {
 	for _, name := range placeholders(s) {
 		switch name {
-		case "question", "last", "output", "outputs", "system":
+		case "question", "questions", "last", "output", "outputs", "system":
 			continue
 		}
 		if i, err := strconv.Atoi(name); err == nil {
@@ -410,7 +410,7 @@ func checkTemplate(s string, when *regexp.Regexp, where, key string, line int) e
 		if when != nil && when.SubexpIndex(name) >= 0 {
 			continue
 		}
-		return fmt.Errorf("%s: %s (line %d): unknown placeholder {{%s}}; known: {{question}}, {{last}}, {{output}}, {{outputs}}, {{system}}, and the when regexp's groups as {{1}} or {{name}}",
+		return fmt.Errorf("%s: %s (line %d): unknown placeholder {{%s}}; known: {{question}}, {{questions}}, {{last}}, {{output}}, {{outputs}}, {{system}}, and the when regexp's groups as {{1}} or {{name}}",
 			where, keyOr(key), line, name)
 	}
 	return nil

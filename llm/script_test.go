@@ -199,7 +199,7 @@ func TestScriptErrors(t *testing.T) {
 		{"rule_text.yaml", "rule 1 (line 2): want a map of keys, e.g. when: and say:"},
 		{"regexp.yaml", "rule 1: when (line 2): error parsing regexp: missing closing ): `(unclosed`"},
 		{"group.yaml", "rule 1: say (line 3): {{2}}: the when regexp has no group 2"},
-		{"placeholder.yaml", "rule 1: say (line 2): unknown placeholder {{answer}}; known: {{question}}, {{last}}, {{output}}, {{outputs}}, {{system}}, and the when regexp's groups as {{1}} or {{name}}"},
+		{"placeholder.yaml", "rule 1: say (line 2): unknown placeholder {{answer}}; known: {{question}}, {{questions}}, {{last}}, {{output}}, {{outputs}}, {{system}}, and the when regexp's groups as {{1}} or {{name}}"},
 		{"says_nothing.yaml", "rule 1 (line 2): says nothing: give it say, calls or fail"},
 		{"role.yaml", `rule 1: role (line 2): "human" is not a role: want user or tool (or assistant, system)`},
 		{"delay.yaml", `rule 1: delay (line 2): "fast" is not a duration: want e.g. 20ms or 1.5s`},
@@ -274,6 +274,15 @@ func BenchmarkScript(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestScriptQuestions: {{questions}} quotes every user message so far.
+func TestScriptQuestions(t *testing.T) {
+	m := loadTestScript(t, "questions.yaml")
+	play(t, m, []step{
+		{add: []Message{user("first")}, want: Reply{Content: "I was asked:\nfirst", FinishReason: "stop"}},
+		{add: []Message{user("second")}, want: Reply{Content: "I was asked:\nfirst\n\nsecond", FinishReason: "stop"}},
+	})
 }
 
 // TestScriptSummary: a rule with summary: true answers only a

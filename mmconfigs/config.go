@@ -41,6 +41,9 @@ type Config struct {
 	Yolo            bool
 	DisplayHooks    bool
 	DisplayCommands bool
+	// Persist saves the session as it happens (persist:, default true);
+	// --no-save turns it off for one run.
+	Persist bool
 	// Tools are the built-in tools offered to the model; nil means all.
 	Tools []string
 	// WasmTools are the tools: entries that define a tool mm runs in the
@@ -173,6 +176,7 @@ func Default(dir string, getenv func(string) string) *Config {
 		MaxAskDepth: DefaultMaxAskDepth,
 		AskTimeout:  DefaultAskTimeout,
 		MaxSteps:    DefaultMaxSteps,
+		Persist:     true,
 
 		MaxParallelTools: DefaultMaxParallelTools,
 		ProjectDocs:      true,

@@ -71,7 +71,7 @@ func Load(path, cwd string, getenv func(string) string) (*Config, error) {
 // gives them; an unknown key is told the nearest.
 var topKeys = []string{"model", "description", "system", "systemFile", "tools", "mcpServers",
 	"mmConfigs", "structuredOutput", "providers", "hooks", "yolo", "displayHooks", "displayCommands",
-	"maxSteps", "maxParallelTools", "maxAskDepth", "askTimeout", "skills", "projectDocs", "contextWindow", "compressAt"}
+	"maxSteps", "maxParallelTools", "maxAskDepth", "askTimeout", "skills", "projectDocs", "contextWindow", "compressAt", "persist"}
 
 // parse decodes data into c key by key, so that each error names its key.
 func (c *Config) parse(data []byte) error {
@@ -107,6 +107,8 @@ func (c *Config) parse(data []byte) error {
 			err = decodeScalar(val, &c.DisplayHooks, "true or false")
 		case "displayCommands":
 			err = decodeScalar(val, &c.DisplayCommands, "true or false")
+		case "persist":
+			err = decodeScalar(val, &c.Persist, "true or false")
 		case "tools":
 			// Each entry reports its own position ("tools[2]: …").
 			if err := c.parseTools(val); err != nil {

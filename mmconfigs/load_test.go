@@ -24,7 +24,7 @@ func TestLoadErrors(t *testing.T) {
 		name, body, want string
 	}{
 		{"unknown key", "modle: echo/x\n", `agent.yaml: line 1: unknown key "modle" (did you mean "model"?)`},
-		{"unknown key far from all", "colour: red\n", `agent.yaml: line 1: unknown key "colour" (known: model, description, system, systemFile, tools, mcpServers, mmConfigs, structuredOutput, providers, hooks, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout, skills, projectDocs, contextWindow, compressAt)`},
+		{"unknown key far from all", "colour: red\n", `agent.yaml: line 1: unknown key "colour" (known: model, description, system, systemFile, tools, mcpServers, mmConfigs, structuredOutput, providers, hooks, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout, skills, projectDocs, contextWindow, compressAt, persist)`},
 		{"unknown key on its line", "model: echo/x\ntool: [bash]\n", `agent.yaml: line 2: unknown key "tool" (did you mean "tools"?)`},
 		{"syntax error deep in a block", "model: echo/x\nhooks:\n  preToolCall:\n    - command: a\n      matcher: b\n   bad: b\n", `agent.yaml: line 6, column 4: value is not allowed in this context`},
 		{"wrong type", "yolo: maybe\n", `agent.yaml: yolo: want true or false, not "maybe" (line 1)`},
@@ -119,6 +119,7 @@ maxSteps: 7
 maxParallelTools: 3
 skills: [team-skills, /abs/skills]
 projectDocs: false
+persist: false
 providers:
   mine: {baseURL: "http://h:1/v1", apiKeyEnv: MINE_KEY}
 hooks:
@@ -151,6 +152,7 @@ hooks:
 		{"maxParallelTools", c.MaxParallelTools, 3},
 		{"skills", strings.Join(c.Skills, ","), filepath.Join(dir, "team-skills") + ",/abs/skills"},
 		{"projectDocs", c.ProjectDocs, false},
+		{"persist", c.Persist, false},
 		{"provider", c.Providers["mine"], Provider{BaseURL: "http://h:1/v1", APIKeyEnv: "MINE_KEY"}},
 		{"hooks", c.Hooks.Summary(), "preGeneration×1"},
 		{"bash enabled", c.ToolEnabled("bash"), true},
@@ -175,7 +177,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Model != "echo/test" || c.MaxAskDepth != 3 || c.AskTimeout != 10*time.Minute || c.MaxSteps != 50 || c.MaxParallelTools != 8 || c.System != DefaultSystem || c.Yolo || !c.ProjectDocs || c.Skills != nil {
+	if c.Model != "echo/test" || c.MaxAskDepth != 3 || c.AskTimeout != 10*time.Minute || c.MaxSteps != 50 || c.MaxParallelTools != 8 || c.System != DefaultSystem || c.Yolo || !c.ProjectDocs || c.Skills != nil || !c.Persist {
 		t.Errorf("defaults wrong: %+v", c)
 	}
 	if c.ToolEnabled("ask_agent") {

@@ -48,7 +48,7 @@ func (s *Session) agentOptions(name string, a mmconfigs.Agent) agentproc.Options
 // remote is what an mm over ssh must be told on its command line.
 func (s *Session) remote(name string, a mmconfigs.Agent) agentproc.Remote {
 	return agentproc.Remote{Host: a.Host, SSHArgs: a.SSHArgs, MM: a.MM, Config: a.Config, Cwd: a.Cwd,
-		Depth: s.depth + 1, MaxDepth: s.maxDepth, Chain: s.childChain(name)}
+		Depth: s.depth + 1, MaxDepth: s.maxDepth, Chain: s.childChain(name), NoSave: !s.saved()}
 }
 
 // sameProgram reports whether program (a path, or a name looked up in

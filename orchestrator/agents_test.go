@@ -11,36 +11,63 @@ import (
 	"github.com/mm-agent/mm/mmconfigs"
 )
 
+// TestAgentOptions: how each kind of agent is started. Its environment
+// says whether the asking session is saved (MM_NO_SAVE), and so does the
+// remote command of an mm over ssh (--no-save), which gets no environment.
 func TestAgentOptions(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "mm")
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s := &Session{cfg: &mmconfigs.Config{Dir: "/cfg"}, cwd: "/work", bin: bin, depth: 1, maxDepth: 2, chain: "main",
-		environ: []string{"PATH=/usr/bin", "MM_BIN=" + bin, "MM_CONFIG=/cfg/agent.yaml", "KEY=k1"}}
+	newSession := func(saved bool) *Session {
+		s := &Session{cfg: &mmconfigs.Config{Dir: "/cfg"}, cwd: "/work", bin: bin, depth: 1, maxDepth: 2, chain: "main",
+			environ: []string{"PATH=/usr/bin", "MM_BIN=" + bin, "MM_CONFIG=/cfg/agent.yaml", "KEY=k1", "MM_NO_SAVE=1"}}
+		if saved {
+			s.recorder = nopRecorder{}
+		}
+		return s
+	}
+	base := []string{"PATH=/usr/bin", "MM_BIN=" + bin, "KEY=k1"}
+	env := func(vars ...string) []string { return append(append([]string(nil), base...), vars...) }
+	chain := []string{"MM_ASKED_DEPTH=2", "MM_ASK_MAX_DEPTH=2", "MM_ASK_CHAIN=main/x"}
+	withChain := func(saved bool, vars ...string) []string {
+		out := append(append([]string(nil), vars...), chain...)
+		if !saved {
+			out = append(out, "MM_NO_SAVE=1")
+		}
+		return out
+	}
+	const remote = "mm -acp --config e.yaml --session-cwd . --asked-depth 2 --ask-max-depth 2 --ask-chain main/x"
 	tests := []struct {
-		name string
-		a    mmconfigs.Agent
-		want agentproc.Options
+		name  string
+		saved bool
+		a     mmconfigs.Agent
+		want  agentproc.Options
 	}{
-		{"file", mmconfigs.Agent{Kind: mmconfigs.AgentFile, Config: "/cfg/e.yaml"},
+		{"file", true, mmconfigs.Agent{Kind: mmconfigs.AgentFile, Config: "/cfg/e.yaml"},
 			agentproc.Options{Name: "x", Bin: bin, Config: "/cfg/e.yaml", Cwd: "/work",
-				Environ: []string{"PATH=/usr/bin", "MM_BIN=" + bin, "KEY=k1", "MM_CONFIG=/cfg/e.yaml", "MM_ASKED_DEPTH=2", "MM_ASK_MAX_DEPTH=2", "MM_ASK_CHAIN=main/x"}}},
-		{"command", mmconfigs.Agent{Kind: mmconfigs.AgentCommand, Command: []string{"gemini", "--key=$KEY", "$MM_CONFIG_DIR/x"},
+				Environ: env(withChain(true, "MM_CONFIG=/cfg/e.yaml")...)}},
+		{"file, not saved", false, mmconfigs.Agent{Kind: mmconfigs.AgentFile, Config: "/cfg/e.yaml"},
+			agentproc.Options{Name: "x", Bin: bin, Config: "/cfg/e.yaml", Cwd: "/work",
+				Environ: env(withChain(false, "MM_CONFIG=/cfg/e.yaml")...)}},
+		{"command", true, mmconfigs.Agent{Kind: mmconfigs.AgentCommand, Command: []string{"gemini", "--key=$KEY", "$MM_CONFIG_DIR/x"},
 			Env: map[string]string{"B": "2", "A": "$KEY"}, Cwd: "$MM_CONFIG_DIR/sub", StartTimeout: 5},
 			agentproc.Options{Name: "x", Command: []string{"gemini", "--key=k1", "/cfg/x"}, Cwd: "/work", Dir: "/cfg/sub", StartTimeout: 5,
-				Environ: []string{"PATH=/usr/bin", "MM_BIN=" + bin, "KEY=k1", "MM_ASKED_DEPTH=2", "MM_ASK_MAX_DEPTH=2", "MM_ASK_CHAIN=main/x", "A=k1", "B=2"}}},
-		{"mm by command", mmconfigs.Agent{Kind: mmconfigs.AgentCommand, Command: []string{"$MM_BIN", "-acp"}},
+				Environ: env(append(withChain(true), "A=k1", "B=2")...)}},
+		{"mm by command, not saved", false, mmconfigs.Agent{Kind: mmconfigs.AgentCommand, Command: []string{"$MM_BIN", "-acp"}},
 			agentproc.Options{Name: "x", Command: []string{bin, "-acp"}, IsMM: true, Cwd: "/work",
-				Environ: []string{"PATH=/usr/bin", "MM_BIN=" + bin, "KEY=k1", "MM_ASKED_DEPTH=2", "MM_ASK_MAX_DEPTH=2", "MM_ASK_CHAIN=main/x"}}},
-		{"ssh", mmconfigs.Agent{Kind: mmconfigs.AgentSSH, Host: "me@h", Config: "e.yaml", SSHArgs: []string{"-p", "22"}},
-			agentproc.Options{Name: "x", Host: "me@h", Cwd: "/work", Environ: s.environ,
-				Command: []string{"ssh", "-T", "-p", "22", "--", "me@h", "mm -acp --config e.yaml --session-cwd . --asked-depth 2 --ask-max-depth 2 --ask-chain main/x"}}},
+				Environ: env(withChain(false)...)}},
+		{"ssh", true, mmconfigs.Agent{Kind: mmconfigs.AgentSSH, Host: "me@h", Config: "e.yaml", SSHArgs: []string{"-p", "22"}},
+			agentproc.Options{Name: "x", Host: "me@h", Cwd: "/work", Environ: newSession(true).environ,
+				Command: []string{"ssh", "-T", "-p", "22", "--", "me@h", remote}}},
+		{"ssh, not saved", false, mmconfigs.Agent{Kind: mmconfigs.AgentSSH, Host: "me@h", Config: "e.yaml", SSHArgs: []string{"-p", "22"}},
+			agentproc.Options{Name: "x", Host: "me@h", Cwd: "/work", Environ: newSession(false).environ,
+				Command: []string{"ssh", "-T", "-p", "22", "--", "me@h", remote + " --no-save"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := s.agentOptions("x", tt.a); !reflect.DeepEqual(got, tt.want) {
+			if got := newSession(tt.saved).agentOptions("x", tt.a); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("agentOptions\n got %#v\nwant %#v", got, tt.want)
 			}
 		})

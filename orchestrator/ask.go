@@ -194,7 +194,13 @@ func (s *Session) childEnv(name, config string) []string {
 	env := withEnv(s.environ, "MM_CONFIG", config)
 	env = withEnv(env, "MM_ASKED_DEPTH", strconv.Itoa(s.depth+1))
 	env = withEnv(env, "MM_ASK_MAX_DEPTH", strconv.Itoa(s.maxDepth))
-	return withEnv(env, "MM_ASK_CHAIN", s.childChain(name))
+	env = withEnv(env, "MM_ASK_CHAIN", s.childChain(name))
+	// What an asked agent is told is this session's: it is saved when
+	// this session is, and not when it is not (over ssh, see remote).
+	if s.saved() {
+		return withoutEnv(env, "MM_NO_SAVE")
+	}
+	return withEnv(env, "MM_NO_SAVE", "1")
 }
 
 // Ask is the mm --ask route: one hand-off from this agent to name, outside

@@ -78,7 +78,17 @@ func (a *askers) prompt(ctx context.Context, name string, agent mmconfigs.Agent,
 		}
 	}
 	if ag.proc == nil {
+		// An agent this session asked before (before it was resumed, or
+		// before the agent died) goes on with its own session, whatever
+		// its kind, when it loads sessions (session/load, said by its
+		// initialize); the agents of a session that is not saved save
+		// nothing (see childEnv), so there is nothing to go on with.
+		earlier := ""
+		if a.s.saved() {
+			earlier = a.s.askedSession(name)
+		}
 		opts := a.s.agentOptions(name, agent)
+		opts.Session = earlier
 		// The child's own spans (its start) join the trace; each prompt
 		// then carries the hand-off's in its _meta.
 		opts.Environ = tracing.Environ(ctx, opts.Environ)
@@ -87,15 +97,33 @@ func (a *askers) prompt(ctx context.Context, name string, agent mmconfigs.Agent,
 			return "", err
 		}
 		ag.proc = p
+		if why := p.NotLoaded(); why != "" {
+			a.s.sink.Emit(Notice{Kind: NoticeWarning, Text: notLoadedText(name, earlier, why)})
+		}
 	}
 	h := &relay{s: a.s, agent: name}
 	err := ag.proc.Prompt(ctx, msg, h)
+	select {
+	case <-ag.proc.Done():
+		// It died during the prompt: its session may hold nothing to go
+		// on with; an id recorded before stays.
+	default:
+		// It has the question in its session: a resumed session goes on
+		// with it.
+		a.s.setAskedSession(name, ag.proc.SessionID())
+	}
 	if err != nil && ctx.Err() != nil {
 		// A cancelled child may be mid-turn: start afresh next time.
 		ag.proc.Close()
 		ag.proc = nil
 	}
 	return h.answer.String(), err
+}
+
+// notLoadedText is the warning of an asked agent that could not go on with
+// its earlier session.
+func notLoadedText(name, id, why string) string {
+	return fmt.Sprintf("%s could not go on with its session %s (%s): it starts a new one, without its earlier history", name, id, why)
 }
 
 // promptA2A is prompt for an agent served over A2A: nothing to start, a

@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -20,6 +21,11 @@ type SlashCommand struct {
 	Description string
 	// Aliases are other words that run it ("quit" for "exit").
 	Aliases []string
+	// TakesArg says the command takes the rest of its line ("/resume
+	// <id>"); Find gives what followed in Arg.
+	TakesArg bool
+	// Arg is what followed the command's word, for one that takes it.
+	Arg string
 	// Local says the front end carries it out (leaving, cancelling its
 	// turn, its token report): it is listed only where the front end
 	// says it offers it.
@@ -52,6 +58,8 @@ func slashCommands() []SlashCommand {
 		{Name: CommandUsage, Description: "the tokens of the last turn and of the session", Local: true},
 		{Name: "clear", Description: "forget the conversation"},
 		{Name: CommandCompact, Description: "compress the conversation now, to fit the model's window", Turn: true},
+		{Name: "sessions", Description: "list this folder's saved sessions"},
+		{Name: "resume", Usage: "/resume <id>", Description: "go on with a saved session", TakesArg: true},
 		{Name: CommandAbort, Description: "cancel the running turn", Local: true},
 		{Name: "help", Description: "this list"},
 		{Name: CommandExit, Description: "leave", Aliases: []string{"quit"}, Local: true},
@@ -131,7 +139,8 @@ func (c CommandSet) Words() []string {
 
 // Find returns the command line is, when it is exactly one of this set's
 // commands other than /ask… and /compact (which Prompt runs): "/clear",
-// "/exit".
+// "/exit"; or, for one that takes an argument, the command and what
+// follows it: "/resume 3f2a".
 func (c CommandSet) Find(line string) (SlashCommand, bool) {
 	line = strings.TrimSpace(line)
 	for _, cmd := range c.commands() {
@@ -139,6 +148,10 @@ func (c CommandSet) Find(line string) (SlashCommand, bool) {
 			continue
 		}
 		if line == "/"+cmd.Name {
+			return cmd, true
+		}
+		if arg, ok := strings.CutPrefix(line, "/"+cmd.Name+" "); ok && cmd.TakesArg {
+			cmd.Arg = strings.TrimSpace(arg)
 			return cmd, true
 		}
 		if slices.ContainsFunc(cmd.Aliases, func(a string) bool { return line == "/"+a }) {
@@ -153,6 +166,11 @@ func (c CommandSet) Find(line string) (SlashCommand, bool) {
 type CommandSession interface {
 	Clear()
 	MCPServers() []MCPStatus
+	// SavedSessions lists the saved sessions (/sessions).
+	SavedSessions() (string, error)
+	// ResumeSaved makes the saved session id this one (/resume) and says
+	// what was resumed.
+	ResumeSaved(id string) (string, error)
 }
 
 // Run carries out one of the session's commands (cmd from Find, not
@@ -168,6 +186,19 @@ func (c CommandSet) Run(cmd SlashCommand, s CommandSession, emit func(Event)) bo
 		text = "(conversation cleared)"
 	case "mcp":
 		text = MCPList(s.MCPServers())
+	case "sessions", "resume":
+		var err error
+		if cmd.Name == "sessions" {
+			text, err = s.SavedSessions()
+		} else if cmd.Arg == "" {
+			err = errors.New("/resume <id>: give the session's id (/sessions lists them)")
+		} else {
+			text, err = s.ResumeSaved(cmd.Arg)
+		}
+		if err != nil {
+			emit(Notice{Kind: NoticeWarning, Text: "mm: " + err.Error()})
+			return true
+		}
 	default:
 		return false
 	}

@@ -10,10 +10,21 @@ import (
 type fakeCommandSession struct {
 	cleared bool
 	servers []MCPStatus
+	resumed []string
 }
 
 func (f *fakeCommandSession) Clear()                  { f.cleared = true }
 func (f *fakeCommandSession) MCPServers() []MCPStatus { return f.servers }
+func (f *fakeCommandSession) SavedSessions() (string, error) {
+	return "1ngxbx0mj2hk  2h ago  3 turns  list the files", nil
+}
+func (f *fakeCommandSession) ResumeSaved(id string) (string, error) {
+	if id == "zz" {
+		return "", errors.New(`no saved session "zz"`)
+	}
+	f.resumed = append(f.resumed, id)
+	return "resumed session " + id, nil
+}
 
 // TestCommandSetHelp: /help lists the registry's commands a front end
 // offers, aligned, with the keys it names; a local command it does not
@@ -27,13 +38,15 @@ func TestCommandSetHelp(t *testing.T) {
   /mcp                                 list the MCP servers and their tools
   /clear                               forget the conversation
   /compact                             compress the conversation now, to fit the model's window
+  /sessions                            list this folder's saved sessions
+  /resume <id>                         go on with a saved session
   /help                                this list
   /exit                                leave (or Ctrl-D)
 Ctrl-C cancels.`
 	if got := set.Help(); got != want {
 		t.Errorf("Help()\n got:\n%s\nwant:\n%s", got, want)
 	}
-	if got, want := set.Words(), []string{"/ask", "/mcp", "/clear", "/compact", "/help", "/exit"}; !slices.Equal(got, want) {
+	if got, want := set.Words(), []string{"/ask", "/mcp", "/clear", "/compact", "/sessions", "/resume", "/help", "/exit"}; !slices.Equal(got, want) {
 		t.Errorf("Words() = %q, want %q", got, want)
 	}
 	for _, tc := range []struct {
@@ -50,6 +63,11 @@ Ctrl-C cancels.`
 		{"/clearer", ""},  // unknown
 		{"clear", ""},     // no slash
 		{"/mcp list", ""}, // a question
+		{"/sessions", "sessions"},
+		{"/resume 0q6c", "resume"},
+		{"/resume", "resume"}, // Run asks for the id
+		{"/sessions all", ""}, // a question
+		{"/resumed 0q6c", ""}, // unknown
 	} {
 		cmd, ok := set.Find(tc.line)
 		if ok != (tc.want != "") || cmd.Name != tc.want {
@@ -68,7 +86,7 @@ func TestCommandSetRun(t *testing.T) {
 	}}
 	var got []Event
 	emit := func(ev Event) { got = append(got, ev) }
-	for _, line := range []string{"/clear", "/mcp", "/exit"} {
+	for _, line := range []string{"/clear", "/mcp", "/sessions", "/resume  0q6c ", "/resume zz", "/resume", "/exit"} {
 		cmd, _ := set.Find(line)
 		ran := set.Run(cmd, s, emit)
 		if ran != (line != "/exit") {
@@ -78,8 +96,12 @@ func TestCommandSetRun(t *testing.T) {
 	want := []Event{
 		CommandReply{Command: "clear", Text: "(conversation cleared)"},
 		CommandReply{Command: "mcp", Text: "fs: 2 tool(s)\n  fs__read\n  fs__write\nweb: not running: exited: status 1"},
+		CommandReply{Command: "sessions", Text: "1ngxbx0mj2hk  2h ago  3 turns  list the files"},
+		CommandReply{Command: "resume", Text: "resumed session 0q6c"},
+		Notice{Kind: NoticeWarning, Text: `mm: no saved session "zz"`},
+		Notice{Kind: NoticeWarning, Text: "mm: /resume <id>: give the session's id (/sessions lists them)"},
 	}
-	if !slices.Equal(got, want) || !s.cleared {
+	if !slices.Equal(got, want) || !s.cleared || !slices.Equal(s.resumed, []string{"0q6c"}) {
 		t.Errorf("events %q (cleared %v), want %q", got, s.cleared, want)
 	}
 	if got := MCPList(nil); got != "(no MCP servers: add them under mcpServers: in the configuration)" {

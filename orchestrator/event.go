@@ -66,6 +66,9 @@ type ToolEnded struct {
 	Summary string
 	// DeniedBy is "hook" or "person" when Status is ToolDenied.
 	DeniedBy string
+	// Input is the call's arguments when no ToolStarted announced the call
+	// (a replayed one); else nil.
+	Input json.RawMessage
 }
 
 // ModelStarted says a call to the session's own model was sent: nothing

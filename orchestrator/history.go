@@ -43,9 +43,10 @@ func (s *Session) History() []llm.Message {
 func (s *Session) appendHistory(msgs ...llm.Message) {
 	s.mu.Lock()
 	s.history = append(s.history, msgs...)
+	rec := s.recorder // /resume may change it between turns
 	s.mu.Unlock()
-	if s.recorder != nil {
-		s.recorded(s.recorder.Append(msgs...))
+	if rec != nil {
+		s.recorded(rec.Append(msgs...))
 	}
 }
 
@@ -53,10 +54,11 @@ func (s *Session) appendHistory(msgs ...llm.Message) {
 func (s *Session) replaceHistory(msgs []llm.Message) {
 	s.mu.Lock()
 	s.history = append([]llm.Message(nil), msgs...)
+	rec := s.recorder
 	s.mu.Unlock()
 	s.forgetCount() // the server counted the history that is gone
-	if s.recorder != nil {
-		s.recorded(s.recorder.Replace(msgs))
+	if rec != nil {
+		s.recorded(rec.Replace(msgs))
 	}
 }
 
@@ -65,10 +67,18 @@ func (s *Session) setAskedSession(name, id string) {
 	s.mu.Lock()
 	same := s.askedSessions[name] == id
 	s.askedSessions[name] = id
+	rec := s.recorder
 	s.mu.Unlock()
-	if !same && s.recorder != nil {
-		s.recorded(s.recorder.AskedSession(name, id))
+	if !same && rec != nil {
+		s.recorded(rec.AskedSession(name, id))
 	}
+}
+
+// saved reports whether the session is being saved.
+func (s *Session) saved() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.recorder != nil
 }
 
 // askedSession is the session id the asked agent name last answered in,

@@ -44,6 +44,9 @@ type Options struct {
 	// Resume is a saved session to go on with: its history and the
 	// sessions of the agents it had asked. Nil: a new conversation.
 	Resume *Resumed
+	// Store lists and resumes saved sessions (/sessions, /resume); nil:
+	// those commands say sessions are not saved.
+	Store SessionStore
 }
 
 // Session is one conversation with an agent: its history, its consent
@@ -71,6 +74,7 @@ type Session struct {
 	mu       sync.Mutex
 	history  []llm.Message
 	recorder Recorder
+	store    SessionStore
 	// askedSessions are the asked agents' own session ids, by agent name:
 	// a resumed session asks each to load its own.
 	askedSessions map[string]string
@@ -116,6 +120,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		tools:  map[string]tools.Tool{},
 
 		recorder:      opts.Recorder,
+		store:         opts.Store,
 		askedSessions: map[string]string{},
 	}
 	if r := opts.Resume; r != nil {

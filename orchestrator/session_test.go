@@ -398,7 +398,23 @@ func TestChildEnv(t *testing.T) {
 	if strings.Contains(env, "/old.yaml") || strings.Count(env, "MM_ASKED_DEPTH=") != 1 {
 		t.Errorf("stale values in %s", env)
 	}
+	// A session that is not saved asks its agents to save nothing either.
+	if !strings.Contains(env, "MM_NO_SAVE=1") {
+		t.Errorf("an unsaved session's child environment lacks MM_NO_SAVE=1: %s", env)
+	}
+	s.recorder = nopRecorder{}
+	s.environ = append(s.environ, "MM_NO_SAVE=1") // as an unsaved agent's child was told
+	if env := strings.Join(s.childEnv("checker", "/c.yaml"), " "); strings.Contains(env, "MM_NO_SAVE") {
+		t.Errorf("a saved session's child environment has MM_NO_SAVE: %s", env)
+	}
 }
+
+// nopRecorder records nothing.
+type nopRecorder struct{}
+
+func (nopRecorder) Append(...llm.Message) error       { return nil }
+func (nopRecorder) Replace([]llm.Message) error       { return nil }
+func (nopRecorder) AskedSession(string, string) error { return nil }
 
 // TestAskToolSpec: ask_agent's description lists each agent with its
 // description — read from its file only for a model that reads tool

@@ -19,31 +19,31 @@ import (
 
 // runToolCalls runs the calls of one reply concurrently, at most
 // maxParallelTools at once, each from its preToolCall hooks to its
-// postToolCall hooks; they start in the reply's order and their outputs
-// come back in it. A call still waiting for its turn when ctx ends does not
-// run: it reads as cancelled before it ran.
-func (s *Session) runToolCalls(ctx context.Context, t *turn, calls []llm.ToolCall) []string {
+// postToolCall hooks; they start in the reply's order and their results
+// come back in it, as the history keeps them. A call still waiting for its
+// turn when ctx ends does not run: it reads as cancelled before it ran.
+func (s *Session) runToolCalls(ctx context.Context, t *turn, calls []llm.ToolCall) []llm.Message {
 	limit := s.cfg.MaxParallelTools
 	if limit < 1 {
 		limit = mmconfigs.DefaultMaxParallelTools
 	}
 	slots := semaphore.NewWeighted(int64(limit))
-	outputs := make([]string, len(calls))
+	results := make([]llm.Message, len(calls))
+	for i, call := range calls {
+		results[i] = llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: cancelledBeforeRun, IsError: true}
+	}
 	var wg sync.WaitGroup
 	for i, call := range calls {
 		if slots.Acquire(ctx, 1) != nil {
-			for j := i; j < len(calls); j++ {
-				outputs[j] = cancelledBeforeRun
-			}
 			break
 		}
 		wg.Go(func() {
 			defer slots.Release(1)
-			outputs[i] = s.runToolCall(ctx, t, call)
+			results[i].Content, results[i].IsError = s.runToolCall(ctx, t, call)
 		})
 	}
 	wg.Wait()
-	return outputs
+	return results
 }
 
 // cancelledBeforeRun is the output of a call the turn's end kept from
@@ -51,8 +51,9 @@ func (s *Session) runToolCalls(ctx context.Context, t *turn, calls []llm.ToolCal
 const cancelledBeforeRun = "[cancelled before it ran]"
 
 // runToolCall takes one call through preToolCall, consent, the tool and
-// postToolCall, and returns the output the model reads.
-func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) string {
+// postToolCall, and returns the output the model reads and whether the
+// call failed or did not run.
+func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) (string, bool) {
 	ctx, span := tracing.Start(ctx, tracing.SpanToolCall, tracing.Internal, attribute.String("mm.tool", call.Name), attribute.String("mm.tool_call_id", call.ID))
 	out, status := s.toolCall(ctx, t, call)
 	span.Set(attribute.String("mm.tool_status", string(status)))
@@ -60,7 +61,7 @@ func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) s
 		span.Fail(firstLine(out))
 	}
 	span.End(nil)
-	return out
+	return out, status != ToolCompleted
 }
 
 // toolCall is runToolCall, which it returns with how the call ended.
@@ -81,7 +82,7 @@ func (s *Session) toolCall(ctx context.Context, t *turn, call llm.ToolCall) (str
 	input = pre.Input
 	subject := tools.SubjectLine(input)
 	if pre.Deny {
-		out := "[denied by a hook: " + pre.Reason + "]"
+		out := deniedByHookPrefix + pre.Reason + "]"
 		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: ToolDenied, DeniedBy: "hook", Output: out, Summary: out})
 		return out, ToolDenied
 	}

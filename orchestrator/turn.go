@@ -203,10 +203,7 @@ func (s *Session) loop(ctx context.Context, t *turn, question string) (string, e
 			s.appendHistory(llm.Message{Role: llm.RoleUser, Content: retryText(bad)})
 			continue
 		}
-		outputs := s.runToolCalls(ctx, t, reply.ToolCalls)
-		for i, call := range reply.ToolCalls {
-			s.appendHistory(llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: outputs[i]})
-		}
+		s.appendHistory(s.runToolCalls(ctx, t, reply.ToolCalls)...)
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}

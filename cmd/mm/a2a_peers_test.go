@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mm-agent/mm/a2aagent"
+	"github.com/mm-agent/mm/internal/mustend"
 	"github.com/mm-agent/mm/internal/nodetest"
 )
 
@@ -134,11 +135,11 @@ func TestA2AJSServer(t *testing.T) {
 	peers := a2aPeers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	agent := func(streaming string) (port string, stderr *bytes.Buffer) {
+	agent := func(streaming string) (port string, stderr *lockedBuffer) {
 		cmd := exec.CommandContext(ctx, "node", "server.mjs")
 		cmd.Dir = peers
 		cmd.Env = append(os.Environ(), "TOKEN=jtok", "STREAMING="+streaming)
-		stderr = &bytes.Buffer{}
+		stderr = &lockedBuffer{}
 		cmd.Stderr = stderr
 		stdout, _ := cmd.StdoutPipe()
 		line, _ := startLined(t, cmd, stdout)
@@ -217,7 +218,23 @@ func TestA2AJSServer(t *testing.T) {
 	if errb.String() != "[ask: cancelled]\n" {
 		t.Errorf("stderr after Ctrl-C: %q", errb.String())
 	}
-	if !strings.Contains(agentErr.String(), "cancelled 1") {
-		t.Errorf("the agent heard no tasks/cancel; its stderr: %q", agentErr.String())
-	}
+	mustend.WaitFor(t, "the agent hearing tasks/cancel", func() bool { return strings.Contains(agentErr.String(), "cancelled 1") })
+}
+
+// lockedBuffer is a running program's output, read while it writes.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -26,6 +26,7 @@ func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 	opts := acp.Options{
 		Session: sessionOptions(&f, s, nil, ""),
 		Version: version(),
+		Store:   newACPStore(s.Getenv, !f.noSave && s.Getenv("MM_NO_SAVE") != "1"),
 		Cwd:     dir,
 	}
 	if f.config != "" || s.Getenv("MM_CONFIG") != "" {

@@ -35,6 +35,9 @@ func startRawEditor(t *testing.T, dir string, files map[string]string) *rawEdito
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
 	for name, body := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -44,10 +47,18 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // startRawEditorArgs starts mm with args in dir, an editor talking to it.
 func startRawEditorArgs(t *testing.T, dir string, args ...string) *rawEditor {
 	t.Helper()
+	return startRawEditorEnv(t, dir, nil, args...)
+}
+
+// startRawEditorEnv starts mm with args in dir, its environment the
+// test's with env added.
+func startRawEditorEnv(t *testing.T, dir string, env []string, args ...string) *rawEditor {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	cmd := exec.CommandContext(ctx, mmBin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MM_CONFIG=", "MM_ASKED_DEPTH=", "MM_MODEL=", "MM_ASK_CHAIN=", "MM_BIN=", "MM_ASK_MAX_DEPTH=")
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -7,6 +7,7 @@ import "strings"
 var singleDashLong = map[string]bool{
 	"tui": true, "acp": true, "ask": true, "ask-with-context": true,
 	"config": true, "model": true, "yolo": true, "print": true, "output-format": true,
+	"continue": true, "resume": true, "no-save": true,
 }
 
 // normalizeArgs rewrites "-tui" as "--tui" (and "-ask=x" as "--ask=x") for

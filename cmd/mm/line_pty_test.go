@@ -118,3 +118,36 @@ func TestLineHistoryPrivate(t *testing.T) {
 		})
 	}
 }
+
+// TestLineModeAbortTerminal: at the terminal, /abort typed while an answer
+// streams cancels the turn, as Ctrl-C does, and the line mode goes on.
+func TestLineModeAbortTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a slow answer streamed on a terminal: not in the -short lane")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"agent.yaml": "model: script/script.yaml\n",
+		"script.yaml": `rules:
+  - when: slow
+    delay: 1s
+    pieces: 30
+    say: this answer takes thirty seconds to finish and should never be seen whole
+  - say: quick answer
+`,
+	})
+	term := startTerminal(t, dir)
+	term.waitFor("› ")
+	term.send("slow please\r")
+	term.waitFor("🤖 this")
+	term.send("/abort\r")
+	term.waitFor("mm: cancelled")
+	term.waitFor("› ")
+	term.send("next one\r")
+	term.waitFor("🤖 quick answer")
+	if strings.Contains(term.since(0), "never be seen whole") {
+		t.Error("the slow answer was not cancelled")
+	}
+	term.send("/exit\r")
+	term.waitExit()
+}

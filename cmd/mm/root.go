@@ -32,6 +32,10 @@ type flags struct {
 	yolo           bool
 	version        bool
 	outputFormat   string
+	// cont, resume and noSave are --continue, --resume and --no-save.
+	cont   bool
+	resume string
+	noSave bool
 
 	// chain is where this mm is in a chain of asks, when the asking mm
 	// could not pass it in the environment (over ssh): hidden flags.
@@ -70,7 +74,8 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
   mm -tui                          the full-screen window
   mm check                         validate a configuration and the agents it may ask
   mm init                          write a starter agent.yaml for a model of a local server
-  mm serve --a2a host:port         serve the configuration as an A2A agent`,
+  mm serve --a2a host:port         serve the configuration as an A2A agent
+  mm sessions                      list the saved sessions; mm --continue, --resume <id> go on with one`,
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -94,6 +99,9 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	fl.BoolVar(&f.tui, "tui", false, "the full-screen window")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "what -p and --ask write on stdout: text, json or stream-json")
 	fl.BoolVar(&f.version, "version", false, "print mm's version (as mm version does)")
+	fl.BoolVar(&f.cont, "continue", false, "go on with the latest saved session of this folder")
+	fl.StringVar(&f.resume, "resume", "", "go on with the saved session `id` (a unique start of it is enough; mm sessions lists them)")
+	fl.BoolVar(&f.noSave, "no-save", false, "do not save this session (as persist: false)")
 	for _, h := range []struct {
 		p          *string
 		name, help string
@@ -106,7 +114,7 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 		fl.StringVar(h.p, h.name, "", h.help)
 		_ = fl.MarkHidden(h.name) // for an mm that asks over ssh, not for people
 	}
-	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f), serveCmd(&f, s, end))
+	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f), serveCmd(&f, s, end), sessionsCmd(s))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
@@ -170,6 +178,12 @@ func (f *flags) validate() (frontend.OutputFormat, error) {
 	if modes > 1 {
 		return "", errors.New("give one of -p, --ask, --ask-with-context, -acp, -tui")
 	}
+	switch {
+	case f.cont && f.resume != "":
+		return "", errors.New("give one of --continue and --resume")
+	case (f.cont || f.resume != "") && f.acp:
+		return "", errResumeACP
+	}
 	format, err := frontend.ParseOutputFormat(f.outputFormat)
 	if err == nil && format != frontend.FormatText && !f.print && f.ask == "" && f.askWithContext == "" {
 		err = fmt.Errorf("--output-format %s works with -p and --ask only", format)
@@ -201,7 +215,21 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 	if !ok {
 		return 1
 	}
-	m := &mode{ctx: ctx, end: end, s: s, f: f, cfg: cfg, cwd: cwd, format: format}
+	model := cfg.Model
+	if f.model != "" {
+		model = f.model
+	}
+	st, resumed, say, err := newStore(&f, s, cfg.Abs, model, cwd, cfg.Persist)
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
+		return 1
+	}
+	defer func() {
+		if err := st.close(); err != nil {
+			fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
+		}
+	}()
+	m := &mode{ctx: ctx, end: end, s: s, f: f, cfg: cfg, cwd: cwd, format: format, store: st, resumed: resumed, say: say}
 	switch {
 	case f.print:
 		return m.runPrint(args)
@@ -223,6 +251,11 @@ type mode struct {
 	cfg    *mmconfigs.Config
 	cwd    string
 	format frontend.OutputFormat
+	// store saves the session; resumed is the saved one it goes on with
+	// (nil: a new one), say the line that tells so.
+	store   *store
+	resumed *orchestrator.Resumed
+	say     string
 }
 
 // session starts the session of the mode; askOnly for one that only hands
@@ -232,6 +265,7 @@ func (m *mode) session(askOnly bool) func(orchestrator.Sink) (*orchestrator.Sess
 		opts := sessionOptions(&m.f, m.s, m.cfg, m.cwd)
 		opts.Sink, opts.NoModel = sink, askOnly
 		withWasm(&opts, wasmRuntime(m.cfg))
+		opts.Recorder, opts.Resume, opts.Store = m.store.recorder(), m.resumed, m.store
 		return orchestrator.New(m.ctx, opts)
 	}
 }
@@ -242,6 +276,36 @@ func (m *mode) banner(s *orchestrator.Session) string {
 	shown := *m.cfg
 	shown.Model = s.Model()
 	return shown.Banner(version(), m.cwd, s.MCPBanner(), s.SkillsBanner())
+}
+
+// lineBanner is the line mode's first lines: the banner, then what was
+// resumed.
+func (m *mode) lineBanner(s *orchestrator.Session) string {
+	if m.say != "" {
+		return m.banner(s) + "\n" + m.say
+	}
+	return m.banner(s)
+}
+
+// sayingResumed is the window's session: what was resumed is said in its
+// transcript, the banner being one row.
+func (m *mode) sayingResumed(start func(orchestrator.Sink) (*orchestrator.Session, error)) func(orchestrator.Sink) (*orchestrator.Session, error) {
+	return func(sink orchestrator.Sink) (*orchestrator.Session, error) {
+		s, err := start(sink)
+		if err == nil && m.say != "" {
+			for _, line := range strings.Split(m.say, "\n") {
+				sink.Emit(orchestrator.Notice{Kind: orchestrator.NoticeInfo, Text: line})
+			}
+		}
+		return s, err
+	}
+}
+
+// sayResumed tells on stderr what -p and --ask resumed.
+func (m *mode) sayResumed() {
+	if m.say != "" {
+		fmt.Fprintln(m.s.ErrOut, m.say)
+	}
 }
 
 // oneQuestion makes Ctrl-C end mm, for the modes that answer one question.
@@ -268,6 +332,7 @@ func (m *mode) runPrint(args []string) int {
 		return 2
 	}
 	m.oneQuestion()
+	m.sayResumed()
 	// A structuredOutput agent's stdout is its JSON alone: no ⚙ block
 	// (hooks reference, Display).
 	structured := m.cfg.StructuredOutput != nil
@@ -307,6 +372,7 @@ func (m *mode) runAsk(args []string) int {
 		opts.Consent = frontend.TerminalConsent(s.In, s.ErrOut)
 	}
 	m.oneQuestion()
+	m.sayResumed()
 	return frontend.Ask(m.ctx, question, opts)
 }
 
@@ -323,7 +389,7 @@ func (m *mode) runTUI(args []string) int {
 		return 1
 	}
 	return tui.Run(m.ctx, tui.Options{
-		Session: m.session(false), Banner: m.banner,
+		Session: m.sayingResumed(m.session(false)), Banner: m.banner,
 		Stdin: in, Stdout: out, Stderr: s.ErrOut,
 		DisplayHooks: m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,
 	})
@@ -343,7 +409,7 @@ func (m *mode) runLine(args []string) int {
 	stdin, closeStdin := s.lineIn(m.ctx)
 	defer closeStdin()
 	return frontend.Line(m.ctx, frontend.LineOptions{
-		Session: m.session(false), Banner: m.banner,
+		Session: m.session(false), Banner: m.lineBanner,
 		Stdin: stdin, Stdout: s.Out, Stderr: s.ErrOut, Terminal: s.InTerminal,
 		HistoryFile:  hist,
 		DisplayHooks: m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,

@@ -41,6 +41,10 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	mmBin = filepath.Join(dir, "mm")
+	// The tests that run mm with this process's environment save their
+	// sessions here, not in the home folder (the scripts' HOME is their
+	// work folder).
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	// Without VCS stamping, the version is "devel" whatever the commit,
 	// and the scripts can show it.
 	args := []string{"build", "-buildvcs=false", "-o", mmBin}
@@ -109,6 +113,7 @@ func TestScripts(t *testing.T) {
 			"waitfile":     cmdWaitFile,
 			"freeport":     cmdFreePort,
 			"waitport":     cmdWaitPort,
+			"lastsession":  cmdLastSession,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -209,4 +214,20 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	if !mustend.Eventually(10*time.Second, func() bool { _, err := os.Stat(p); return err == nil }) {
 		ts.Fatalf("%s did not appear", args[0])
 	}
+}
+
+// cmdLastSession sets the variable it names to the id of the session saved
+// last ($HOME/.local/state/mm/sessions: ids sort by time), so that a
+// script can resume it.
+func cmdLastSession(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: lastsession VAR")
+	}
+	// The session files only: the asked agents' are in a folder of theirs.
+	files, err := filepath.Glob(filepath.Join(ts.Getenv("HOME"), ".local", "state", "mm", "sessions", "*.jsonl"))
+	ts.Check(err)
+	if len(files) == 0 {
+		ts.Fatalf("no saved session")
+	}
+	ts.Setenv(args[0], strings.TrimSuffix(filepath.Base(files[len(files)-1]), ".jsonl"))
 }

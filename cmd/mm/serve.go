@@ -18,6 +18,7 @@ type serveFlags struct {
 	a2a      string
 	tokenEnv string
 	maxTasks int
+	noSave   bool
 }
 
 // serveCmd is mm serve: the configuration as a service.
@@ -28,7 +29,8 @@ func serveCmd(f *flags, s *streams, end *ending) *cobra.Command {
 		Short: "serve the configuration as an agent over A2A (Agent2Agent protocol) until SIGTERM or Ctrl-C",
 		Long: `Serves the configuration as an A2A agent at ADDR (host:port): its card at
 /.well-known/agent-card.json, JSON-RPC with streaming at /. Each A2A context is one
-mm session. Nobody can be asked for consent: tool calls run only with yolo: true
+mm session, saved in the sessions folder's served/ folder (not with --no-save or
+persist: false). Nobody can be asked for consent: tool calls run only with yolo: true
 (or --yolo) or a hook's allow. Away from loopback, --token-env is required: every
 request must carry "Authorization: Bearer <the variable's value>".`,
 		Args: cobra.NoArgs,
@@ -39,6 +41,7 @@ request must carry "Authorization: Bearer <the variable's value>".`,
 	cmd.Flags().StringVar(&sf.a2a, "a2a", "", "the address to serve A2A on, host:port (port 0: any free one)")
 	cmd.Flags().StringVar(&sf.tokenEnv, "token-env", "", "the variable holding the bearer token every request must carry (required away from loopback)")
 	cmd.Flags().IntVar(&sf.maxTasks, "max-tasks", a2a.DefaultMaxTasks, "how many tasks may run at once; more are refused with a failed task")
+	cmd.Flags().BoolVar(&sf.noSave, "no-save", false, "do not save the contexts' sessions (as persist: false)")
 	return cmd
 }
 
@@ -100,6 +103,7 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 	err = a2a.Serve(ctx, ln, a2a.Options{
 		Session: opts, Name: name, Description: cfg.Description, Version: version(), Skills: cardSkills,
 		Token: token, MaxTasks: sf.maxTasks, Log: s.ErrOut,
+		Store: servedStore(s.Getenv, !sf.noSave && cfg.Persist),
 	})
 	if err != nil {
 		fmt.Fprintf(s.ErrOut, "mm serve: %v\n", err)

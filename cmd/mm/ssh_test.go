@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -47,6 +48,20 @@ hooks:
   - say: "remote: {{question}}"
 `,
 		"deep.yaml": "model: echo/deep\n",
+		// resume/agent.yaml asks "memory", an mm over ssh that says every
+		// question its session holds.
+		"resume/agent.yaml": "model: script/ask.s.yaml\nyolo: true\nmmConfigs:\n  memory:\n" +
+			fmt.Sprintf("    ssh: mmtest\n    sshArgs: [-F, %s]\n    config: %s\n", s.clientConfig, s.path("memory.yaml")) + withMM,
+		"resume/ask.s.yaml": `rules:
+  - afterTool: ask_agent
+    say: "main read: {{output}}"
+  - when: '^ask (.+)$'
+    calls:
+      - name: ask_agent
+        args: {agent: memory, question: "{{1}}"}
+`,
+		"memory.yaml":   "model: script/memory.s.yaml\n",
+		"memory.s.yaml": "rules:\n  - say: \"heard: {{questions}}\"\n",
 	}
 }
 
@@ -124,6 +139,38 @@ func TestSSH(t *testing.T) {
 		for _, want := range []string{`start agent "down" (ssh closed)`, `start agent "mismatch" (ssh mismatch)`, `start agent "nomm" (ssh mmtest)`} {
 			if !strings.Contains(errOut, "  "+want+": ") {
 				t.Errorf("mm check: stderr %q, want a line for %s", errOut, want)
+			}
+		}
+		noneLeft(t, s)
+	})
+
+	t.Run("resumed", func(t *testing.T) {
+		// A resumed session's mm over ssh goes on with its own session
+		// (session/load), saved on its host; a session that is not saved
+		// tells it --no-save.
+		dir := s.path("resume")
+		asked := s.path("state/mm/sessions/asked")
+		saved := func() int {
+			files, _ := filepath.Glob(filepath.Join(asked, "*.jsonl"))
+			return len(files)
+		}
+		before := saved() // the other hand-offs'
+		steps := []struct {
+			args  []string
+			want  string
+			saved int // the remote mm's sessions made since before
+		}{
+			{[]string{"-p", "ask first"}, "main read: heard: first\n", 1},
+			{[]string{"--continue", "-p", "ask second"}, "main read: heard: first\n\nsecond\n", 1},
+			{[]string{"--no-save", "-p", "ask third"}, "main read: heard: third\n", 1},
+		}
+		for _, st := range steps {
+			out, errOut, _ := mmIn(t, dir, st.args...)
+			if out != st.want {
+				t.Errorf("mm %q: stdout %q, want %q; stderr %q", st.args, out, st.want, errOut)
+			}
+			if n := saved() - before; n != st.saved {
+				t.Errorf("after mm %q the remote mm has %d new saved sessions, want %d", st.args, n, st.saved)
 			}
 		}
 		noneLeft(t, s)

@@ -20,7 +20,8 @@ import (
 // host key and user key, its own sshd_config, and a client configuration
 // (ssh -F) in which the Host "mmtest" reaches it with that key, checking
 // the host key against a known_hosts file of its own. Nothing of the
-// user's ssh setup is read or changed.
+// user's ssh setup is read or changed, and the remote mm saves its
+// sessions in the sshd's folder (state/), not in the user's home.
 type sshd struct {
 	dir  string
 	port int
@@ -89,7 +90,8 @@ LogLevel ERROR
 PrintMotd no
 PrintLastLog no
 UseDNS no
-`, s.port, s.path("host_key"), s.path("sshd.pid"), s.path("authorized_keys"), u.Username))
+SetEnv XDG_STATE_HOME=%s
+`, s.port, s.path("host_key"), s.path("sshd.pid"), s.path("authorized_keys"), u.Username, s.path("state")))
 	s.knownHosts(t, "known_hosts", "host_key.pub")
 	// Host mismatch: a known_hosts that expects another key.
 	s.knownHosts(t, "other_known_hosts", "other_key.pub")

@@ -170,3 +170,34 @@ func TestWindowNotATerminal(t *testing.T) {
 		t.Errorf("stdout %q, stderr %q; want stderr %q", stdout.String(), stderr.String(), want)
 	}
 }
+
+// TestWindowResume: mm -tui --continue says in its transcript what it
+// resumed; /sessions lists the folder's sessions and /resume goes on with
+// one in place.
+func TestWindowResume(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"agent.yaml": "model: echo/main\n"})
+	for _, q := range []string{"the first question", "the second question"} {
+		cmd := exec.Command(mmBin, "-p", q)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "MM_CONFIG=", "MM_MODEL=", "MM_ASKED_DEPTH=")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("mm -p: %v: %s", err, out)
+		}
+	}
+	term := startTerminal(t, dir, "-tui", "--continue")
+	term.waitFor("resumed session ")
+	term.waitFor("(1 turn, 2 messages)")
+	m := term.mark()
+	term.send("/sessions\r")
+	term.waitSince(m, "the first question")
+	m = term.mark()
+	term.send("/resume 1\r")
+	term.waitSince(m, "is ambiguous")
+	m = term.mark()
+	term.send("and then?\r")
+	term.waitSince(m, "and then?")
+	term.waitSince(m, "idle")
+	term.send("/exit\r")
+	term.waitExit()
+}

@@ -61,6 +61,8 @@ type Options struct {
 	Session orchestrator.Options
 	// NewSession starts a session; nil means orchestrator.New.
 	NewSession func(ctx context.Context, opts orchestrator.Options) (Session, error)
+	// Store saves each context's session; nil: nothing is saved.
+	Store Store
 	// Name, Description and Version are the agent card's.
 	Name, Description, Version string
 	// Skills are the card's skills: the configuration's skills.
@@ -76,6 +78,15 @@ type Options struct {
 	Log io.Writer
 	// WriteTimeout bounds each write to a client; 0 for writeTimeout.
 	WriteTimeout time.Duration
+}
+
+// Store keeps the sessions of the A2A contexts.
+type Store interface {
+	// Open is where the session of the A2A context id is saved: its
+	// recorder, and its history when the context had a session before
+	// (closed to make room for others). end is called when the session
+	// closes.
+	Open(contextID string, o orchestrator.Options) (rec orchestrator.Recorder, resume *orchestrator.Resumed, end func() error, err error)
 }
 
 // Serve serves the agent on ln until ctx is done; then it cancels the

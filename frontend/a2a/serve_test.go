@@ -70,6 +70,9 @@ type fakes struct {
 	started, closed int
 	floods          int // flood answers written to their end
 	waiting         chan struct{}
+	// resumed says, for each session started, whether it was given a
+	// saved history to go on with.
+	resumed []bool
 }
 
 func (f *fakes) counts() (int, int) {
@@ -87,6 +90,7 @@ func serve(t *testing.T, opts Options) (url string, f *fakes, stop func()) {
 	opts.NewSession = func(_ context.Context, o orchestrator.Options) (Session, error) {
 		f.mu.Lock()
 		f.started++
+		f.resumed = append(f.resumed, o.Resume != nil)
 		f.mu.Unlock()
 		return &fakeSession{f: f, sink: o.Sink}, nil
 	}

@@ -30,6 +30,8 @@ type session struct {
 	sink *sink
 	busy bool
 	used int64
+	// end ends the saving of the session; nil when it is not saved.
+	end func() error
 }
 
 func newSessions(ctx context.Context, opts Options, log *logLine) *sessions {
@@ -75,8 +77,16 @@ func (ss *sessions) take(ctx context.Context, id string) (*session, error) {
 	}
 	o := ss.opts.Session
 	o.Sink = s.sink
-	sess, err := ss.opts.NewSession(ss.ctx, o)
+	var err error
+	if ss.opts.Store != nil {
+		o.Recorder, o.Resume, s.end, err = ss.opts.Store.Open(id, o)
+	}
+	var sess Session
+	if err == nil {
+		sess, err = ss.opts.NewSession(ss.ctx, o)
+	}
 	if err != nil {
+		s.endSaving(ss.log)
 		ss.mu.Lock()
 		delete(ss.byID, id)
 		ss.mu.Unlock()
@@ -102,6 +112,18 @@ func (ss *sessions) closeOne(s *session) {
 	if err := s.sess.Close(); err != nil {
 		ss.log.printf("context %s: closing its session: %v", s.id, err)
 	}
+	s.endSaving(ss.log)
+}
+
+// endSaving closes the session's file, if it is saved.
+func (s *session) endSaving(log *logLine) {
+	if s.end == nil {
+		return
+	}
+	if err := s.end(); err != nil {
+		log.printf("context %s: saving its session: %v", s.id, err)
+	}
+	s.end = nil
 }
 
 // closeAll closes every idle session; a busy one closes when its task

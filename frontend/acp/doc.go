@@ -17,6 +17,12 @@
 //   - a hook's failure report: a line on stderr, the editor's agent log;
 //     other notices: a thought.
 //
+// With a Store, every session is saved under its ACP id; session/load goes
+// on with a saved one, replaying its history (orchestrator.Replay: the
+// person's messages as user_message_chunk, the answers, each tool call
+// whole in its final status; no hook run, which is no part of a history)
+// before its response, and session/list lists them.
+//
 // A consent prompt is session/request_permission with the options
 // allow_once, allow_always, reject_once and reject_always. Updates about
 // the agents asked in turn, and the tool calls of this agent, carry the

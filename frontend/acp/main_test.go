@@ -19,6 +19,7 @@ func TestMain(m *testing.M) {
 		err := Serve(context.Background(), os.Stdin, os.Stdout, os.Stderr, Options{
 			Session:    orchestrator.Options{Config: &mmconfigs.Config{DisplayHooks: true}},
 			NewSession: (&sessions{}).new,
+			Store:      newMemStore(),
 		})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)

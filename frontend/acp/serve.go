@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -46,6 +47,9 @@ type Options struct {
 	// is session/new's: mm -acp without --config gives each session the
 	// configuration found in its own folder. An error fails session/new.
 	Configure func(opts *orchestrator.Options) error
+	// Store saves the sessions, and finds them again for session/load and
+	// session/list; nil: sessions are not saved and neither is offered.
+	Store Store
 }
 
 // Serve speaks ACP as an agent on in and out until in ends or ctx is done,
@@ -106,9 +110,10 @@ type server struct {
 
 // session is one ACP session.
 type session struct {
-	id   acp.SessionId
-	orch Session
-	sink *sink
+	id    acp.SessionId
+	orch  Session
+	sink  *sink
+	saved Saved
 
 	turnMu sync.Mutex // one prompt at a time
 
@@ -119,13 +124,18 @@ type session struct {
 var _ acp.Agent = (*server)(nil)
 
 func (s *server) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
+	caps := acp.AgentCapabilities{
+		SessionCapabilities: acp.SessionCapabilities{Close: &acp.SessionCloseCapabilities{}},
+	}
+	if s.opts.Store != nil {
+		caps.LoadSession = true
+		caps.SessionCapabilities.List = &acp.SessionListCapabilities{}
+	}
 	return acp.InitializeResponse{
-		ProtocolVersion: acp.ProtocolVersionNumber,
-		AgentCapabilities: acp.AgentCapabilities{
-			SessionCapabilities: acp.SessionCapabilities{Close: &acp.SessionCloseCapabilities{}},
-		},
-		AgentInfo:   &acp.Implementation{Name: "mm", Version: s.opts.Version},
-		AuthMethods: []acp.AuthMethod{},
+		ProtocolVersion:   acp.ProtocolVersionNumber,
+		AgentCapabilities: caps,
+		AgentInfo:         &acp.Implementation{Name: "mm", Version: s.opts.Version},
+		AuthMethods:       []acp.AuthMethod{},
 	}, nil
 }
 
@@ -152,24 +162,64 @@ func (s *server) mcpServers(in []acp.McpServer) []orchestrator.MCPServer {
 }
 
 // NewSession starts an orchestrator session in the client's cwd (with the
-// configuration found there when Options.Configure says so), and once
-// the client knows the session's id, advertises its /ask… commands.
-func (s *server) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.NewSessionResponse, error) {
+// configuration found there when Options.Configure says so), saved from
+// now on when there is a Store, and once the client knows the session's
+// id, advertises its /ask… commands.
+func (s *server) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.NewSessionResponse, error) {
 	if !filepath.IsAbs(p.Cwd) {
 		return acp.NewSessionResponse{}, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %q is not an absolute path", p.Cwd)})
 	}
+	ss, err := s.start(p.Cwd, p.McpServers, func(o orchestrator.Options) (Saved, error) {
+		if s.opts.Store == nil {
+			return Saved{ID: newSessionID()}, nil
+		}
+		saved, err := s.opts.Store.Create(ctx, o)
+		if err == nil && saved.ID == "" {
+			saved.ID = newSessionID()
+		}
+		return saved, err
+	})
+	if err == nil {
+		err = s.add(ss)
+	}
+	if err != nil {
+		return acp.NewSessionResponse{}, err
+	}
+	if cmds := ss.orch.Commands(); len(cmds) > 0 {
+		s.out.afterResponse(string(ss.id), func() { ss.sink.commands(cmds) })
+	}
+	return acp.NewSessionResponse{SessionId: ss.id}, nil
+}
+
+// start configures a session in cwd, has it saved (save: a new one, or
+// the saved one it goes on with) and starts it. Its errors are the
+// request's.
+func (s *server) start(cwd string, mcp []acp.McpServer, save func(orchestrator.Options) (Saved, error)) (*session, error) {
 	o := s.opts.Session
-	o.Cwd = p.Cwd
+	o.Cwd = cwd
 	if s.opts.Cwd != "" {
 		o.Cwd = s.opts.Cwd
 	}
 	if s.opts.Configure != nil {
 		if err := s.opts.Configure(&o); err != nil {
 			s.log.line("mm: " + err.Error())
-			return acp.NewSessionResponse{}, &acp.RequestError{Code: -32603, Message: err.Error()}
+			return nil, &acp.RequestError{Code: -32603, Message: err.Error()}
 		}
 	}
-	id := acp.SessionId(newSessionID())
+	saved, err := save(o)
+	if err != nil {
+		if errors.Is(err, ErrUnknownSession) {
+			// Not logged: the answer says it, and a parent mm whose child
+			// has lost its session goes on (its stderr quotes a crash).
+			return nil, &acp.RequestError{Code: codeNotFound, Message: err.Error()}
+		}
+		s.log.line("mm: " + err.Error())
+		return nil, &acp.RequestError{Code: -32603, Message: err.Error()}
+	}
+	for _, line := range saved.Notices {
+		s.log.line("mm: " + line)
+	}
+	id := acp.SessionId(saved.ID)
 	sk := &sink{
 		conn:         s.conn,
 		ctx:          s.ctx,
@@ -179,29 +229,52 @@ func (s *server) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.New
 		displayHooks: o.Config != nil && o.Config.DisplayHooks,
 	}
 	o.Sink = sk
-	o.MCPServers = append(o.MCPServers, s.mcpServers(p.McpServers)...)
+	o.MCPServers = append(o.MCPServers, s.mcpServers(mcp)...)
+	o.Recorder, o.Resume = saved.Recorder, saved.Resume
 	orch, err := s.opts.NewSession(s.ctx, o)
 	if err != nil {
 		s.log.line("mm: " + err.Error())
-		return acp.NewSessionResponse{}, &acp.RequestError{Code: -32603, Message: err.Error()}
+		s.endSaving(saved)
+		return nil, &acp.RequestError{Code: -32603, Message: err.Error()}
 	}
 	for _, line := range orch.Warnings() {
 		s.log.line("mm: " + line)
 	}
-	ss := &session{id: id, orch: orch, sink: sk}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		orch.Close()
-		return acp.NewSessionResponse{}, acp.NewInternalError(map[string]any{"error": "mm is shutting down"})
-	}
-	s.sessions[id] = ss
-	s.mu.Unlock()
+	return &session{id: id, orch: orch, sink: sk, saved: saved}, nil
+}
 
-	if cmds := orch.Commands(); len(cmds) > 0 {
-		s.out.afterResponse(string(id), func() { sk.commands(cmds) })
+// add makes ss one of the server's sessions, or closes it when the server
+// is closing or a session of that id is open already.
+func (s *server) add(ss *session) error {
+	s.mu.Lock()
+	var err error
+	switch {
+	case s.closed:
+		err = acp.NewInternalError(map[string]any{"error": "mm is shutting down"})
+	case s.sessions[ss.id] != nil:
+		err = &acp.RequestError{Code: -32603, Message: openAlready(ss.id)}
+	default:
+		s.sessions[ss.id] = ss
 	}
-	return acp.NewSessionResponse{SessionId: id}, nil
+	s.mu.Unlock()
+	if err != nil {
+		s.closeSession(ss)
+	}
+	return err
+}
+
+func openAlready(id acp.SessionId) string {
+	return fmt.Sprintf("session %q is open already in this mm: go on with it, or session/close it before loading it again", id)
+}
+
+// endSaving ends the saving of a session, saying so when it fails.
+func (s *server) endSaving(saved Saved) {
+	if saved.Close == nil {
+		return
+	}
+	if err := saved.Close(); err != nil {
+		s.log.line("mm: session " + saved.ID + ": " + err.Error())
+	}
 }
 
 // Prompt runs one turn. Its updates are sent before the response; a turn
@@ -283,10 +356,6 @@ func (s *server) CloseSession(_ context.Context, p acp.CloseSessionRequest) (acp
 	return acp.CloseSessionResponse{}, nil
 }
 
-func (s *server) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
-	return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
-}
-
 func (s *server) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
 	return acp.ResumeSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionResume)
 }
@@ -334,6 +403,7 @@ func (s *server) closeSession(ss *session) {
 	if err := ss.orch.Close(); err != nil {
 		s.log.line("mm: close session: " + err.Error())
 	}
+	s.endSaving(ss.saved)
 }
 
 // promptText joins the prompt's text, a linked resource standing as its URI.

@@ -36,20 +36,27 @@ type harness struct {
 
 func newHarness(t *testing.T, displayHooks bool) *harness {
 	t.Helper()
+	ss := &sessions{}
+	h := serveHarness(t, Options{
+		Session:    orchestrator.Options{Config: &mmconfigs.Config{DisplayHooks: displayHooks}, Model: "echo/x"},
+		Version:    "1.2.3",
+		NewSession: ss.new,
+	})
+	h.sessions = ss
+	return h
+}
+
+// serveHarness serves opts to a new editor, initialised.
+func serveHarness(t *testing.T, opts Options) *harness {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	h := &harness{
-		t:        t,
-		client:   &recClient{},
-		sessions: &sessions{},
-		errw:     &syncBuffer{},
-		in:       inW,
-		served:   make(chan error, 1),
-	}
-	opts := Options{
-		Session:    orchestrator.Options{Config: &mmconfigs.Config{DisplayHooks: displayHooks}, Model: "echo/x"},
-		Version:    "1.2.3",
-		NewSession: h.sessions.new,
+		t:      t,
+		client: &recClient{},
+		errw:   &syncBuffer{},
+		in:     inW,
+		served: make(chan error, 1),
 	}
 	go func() {
 		h.served <- Serve(context.Background(), inR, outW, h.errw, opts)
@@ -57,20 +64,25 @@ func newHarness(t *testing.T, displayHooks bool) *harness {
 	}()
 	h.conn = acp.NewClientSideConnection(h.client, inW, outR)
 	h.conn.SetLogger(slog.New(slog.DiscardHandler))
-	t.Cleanup(func() {
-		h.in.Close()
-		select {
-		case <-h.served:
-		case <-time.After(wait):
-			t.Error("Serve did not return after its input ended")
-		}
-	})
+	t.Cleanup(h.stop)
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	if _, err := h.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber}); err != nil {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// stop ends the editor's side and waits for Serve to return, as when an
+// editor quits; again is harmless.
+func (h *harness) stop() {
+	h.in.Close()
+	select {
+	case <-h.served:
+		h.served <- nil
+	case <-time.After(wait):
+		h.t.Error("Serve did not return after its input ended")
+	}
 }
 
 // newSession opens a session and waits for its commands, which it forgets.
@@ -225,22 +237,31 @@ func equalLines(t *testing.T, what string, got, want []string) {
 	}
 }
 
+// TestInitialize: the capabilities, with and without a store of sessions.
 func TestInitialize(t *testing.T) {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	go func() {
-		Serve(context.Background(), inR, outW, io.Discard, Options{Version: "1.2.3", NewSession: (&sessions{}).new})
-		outW.Close()
-	}()
-	defer inW.Close()
-	go io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`+"\n")
-	line, err := readLine(outR)
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		store Store
+		want  string
+	}{
+		{nil, `{"jsonrpc":"2.0","id":1,"result":{"agentCapabilities":{"auth":{},"mcpCapabilities":{},"promptCapabilities":{},"sessionCapabilities":{"close":{}}},"agentInfo":{"name":"mm","version":"1.2.3"},"authMethods":[],"protocolVersion":1}}`},
+		{newMemStore(), `{"jsonrpc":"2.0","id":1,"result":{"agentCapabilities":{"auth":{},"loadSession":true,"mcpCapabilities":{},"promptCapabilities":{},"sessionCapabilities":{"close":{},"list":{}}},"agentInfo":{"name":"mm","version":"1.2.3"},"authMethods":[],"protocolVersion":1}}`},
 	}
-	want := `{"jsonrpc":"2.0","id":1,"result":{"agentCapabilities":{"auth":{},"mcpCapabilities":{},"promptCapabilities":{},"sessionCapabilities":{"close":{}}},"agentInfo":{"name":"mm","version":"1.2.3"},"authMethods":[],"protocolVersion":1}}`
-	if line != want {
-		t.Errorf("initialize answered\n %s\nwant\n %s", line, want)
+	for _, tt := range tests {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		go func() {
+			Serve(context.Background(), inR, outW, io.Discard, Options{Version: "1.2.3", NewSession: (&sessions{}).new, Store: tt.store})
+			outW.Close()
+		}()
+		go io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`+"\n")
+		line, err := readLine(outR)
+		inW.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line != tt.want {
+			t.Errorf("initialize answered\n %s\nwant\n %s", line, tt.want)
+		}
 	}
 }
 

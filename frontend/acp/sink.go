@@ -57,6 +57,9 @@ func (k *sink) Emit(ev orchestrator.Event) {
 		u := acp.UpdateAgentThoughtText(ev.Text)
 		u.AgentThoughtChunk.Meta = mmMeta(wireMeta{Agent: ev.Agent})
 		k.send(u)
+	case orchestrator.UserText:
+		// A replayed message of the person.
+		k.send(acp.UpdateUserMessageText(ev.Text))
 	case orchestrator.ToolStarted:
 		id := k.callID(ev.Agent, ev.ID, ev.Name, ev.Subject, false)
 		if c, ok := k.open[id]; ok {
@@ -112,7 +115,7 @@ func (k *sink) Emit(ev orchestrator.Event) {
 }
 
 // ended sends the end of a call: an update of an announced call, or the
-// whole call when it never started (a denial, a bad call).
+// whole call when it never started (a denial, a bad call, a replayed call).
 func (k *sink) ended(ev orchestrator.ToolEnded) {
 	id := k.callID(ev.Agent, ev.ID, ev.Name, ev.Subject, true)
 	status := acp.ToolCallStatusCompleted
@@ -153,7 +156,9 @@ func (k *sink) ended(ev orchestrator.ToolEnded) {
 	u := acp.StartToolCall(acp.ToolCallId(id), title,
 		acp.WithStartKind(toolKind(ev.Name)),
 		acp.WithStartStatus(status),
-		acp.WithStartContent(content))
+		acp.WithStartContent(content),
+		acp.WithStartLocations(k.locations(ev.Name, ev.Input)),
+		acp.WithStartRawInput(rawInput(ev.Input)))
 	u.ToolCall.Meta = m
 	k.send(u)
 }

@@ -29,6 +29,8 @@ func (f *fakeSession) Clear()                               { f.cleared = true }
 func (f *fakeSession) MCPServers() []orchestrator.MCPStatus { return nil }
 func (f *fakeSession) Commands() []orchestrator.Command     { return nil }
 func (f *fakeSession) Warnings() []string                   { return nil }
+func (f *fakeSession) SavedSessions() (string, error)       { return "", nil }
+func (f *fakeSession) ResumeSaved(string) (string, error)   { return "", nil }
 func (f *fakeSession) Close() error                         { return nil }
 
 // testWindow is a window whose loop the test runs by hand: it types keys
@@ -289,7 +291,7 @@ func TestWindowUnknownCommand(t *testing.T) {
 	tw.typeKeys("/hlep\r")
 	// The known commands are those the window offers, whatever they are.
 	want := []string{"› /hlep", "mm: " + frontend.UnknownCommand("/hlep", commands().Words(), nil)}
-	if got := tw.lines(); !slices.Equal(got, want) || !strings.Contains(want[1], "/clear, /compact, /abort, /help, /exit)") {
+	if got := tw.lines(); !slices.Equal(got, want) || !strings.Contains(want[1], "/clear, /compact, /sessions, /resume, /abort, /help, /exit)") {
 		t.Errorf("transcript\n got %q\nwant %q", got, want)
 	}
 	if tw.running || len(asked) > 0 {
@@ -377,6 +379,8 @@ func TestWindowHelp(t *testing.T) {
   /mcp                                 list the MCP servers and their tools
   /clear                               forget the conversation
   /compact                             compress the conversation now, to fit the model's window
+  /sessions                            list this folder's saved sessions
+  /resume <id>                         go on with a saved session
   /abort                               cancel the running turn (or Esc, or Ctrl-C)
   /help                                this list
   /exit                                leave (or Ctrl-D, or Ctrl-C on an empty line)

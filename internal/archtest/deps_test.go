@@ -109,6 +109,12 @@ func policy() []allow {
 		// load_skill reads the skills the session found (skills).
 		{pkg: "tools", imports: []string{"internal/jsonkind", "internal/proc", "internal/regularfile", "internal/textcut", "llm", "skills"}},
 
+		// The saved sessions: their lines are llm messages (a type, not a
+		// client); a listing cuts the first question as textcut does. It
+		// knows no turn loop: its Writer satisfies orchestrator.Recorder
+		// without importing it.
+		{pkg: "sessions", imports: []string{"internal/textcut", "llm"}},
+
 		// The child mm process: its ACP connection, its process, its limits.
 		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut", "internal/tracing"}},
 
@@ -148,7 +154,7 @@ func policy() []allow {
 		{pkg: "cmd/mm", imports: []string{
 			"frontend", "frontend/a2a", "frontend/acp", "frontend/tui",
 			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc",
-			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "skills",
+			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "sessions", "skills",
 		}},
 	}
 }

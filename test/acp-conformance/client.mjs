@@ -116,7 +116,8 @@ async function run(ctx) {
   summary.initialize = { protocolVersion: init.protocolVersion, agentInfo: init.agentInfo ?? null };
   check("initialize: protocol version 1", init.protocolVersion === 1, `got ${init.protocolVersion}`);
   check("initialize: agent is mm", init.agentInfo?.name === "mm", `got ${JSON.stringify(init.agentInfo)}`);
-  check("initialize: no loadSession", !init.agentCapabilities?.loadSession);
+  check("initialize: loadSession", init.agentCapabilities?.loadSession === true, `got ${JSON.stringify(init.agentCapabilities)}`);
+  check("initialize: session/list", init.agentCapabilities?.sessionCapabilities?.list != null, `got ${JSON.stringify(init.agentCapabilities)}`);
 
   const session = await withTimeout(ctx.request("session/new", { cwd, mcpServers: [] }), "session/new");
   const sessionId = session.sessionId;

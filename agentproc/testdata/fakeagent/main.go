@@ -15,6 +15,7 @@
 //	fail          answers with a JSON-RPC error
 //	env           "<cwd> <MM_ASKED_DEPTH>"
 //	spawn         starts "sleep 1000" in its process group, answers its pid
+//	whoami        "<session id> <how it was opened: new or loaded>"
 //	getenv NAME   the value of $NAME, or "unset"
 //	pendingtool   a tool call announced pending, then completed, then "done"
 //	oddpermission asks permission offering only a kind no client knows,
@@ -24,7 +25,13 @@
 // on a configuration error; one named "mute" makes it exit at once without
 // a word; "banner" makes it print a banner on stdout instead of speaking
 // ACP; "silent" makes it never answer; "foreign" makes it add no mm _meta
-// to anything, as an agent other than mm.
+// to anything, as an agent other than mm; "noload" makes it offer no
+// session/load.
+//
+// session/load loads the ids "s-old" and "s-long", replaying a history
+// before its response ("s-long": more updates than a prompt's queue
+// holds); it fails "s-gone" as mm fails an unknown id, exits at
+// "s-crash", and never answers "s-hang".
 package main
 
 import (
@@ -37,6 +44,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,6 +56,8 @@ import (
 type agent struct {
 	conn     *acp.AgentSideConnection
 	stubborn atomic.Bool
+	noLoad   bool
+	opened   sync.Map // session id → "new" or "loaded"
 }
 
 func main() {
@@ -71,7 +81,7 @@ func main() {
 	case "foreign":
 		foreign = true
 	}
-	a := &agent{}
+	a := &agent{noLoad: filepath.Base(os.Args[3]) == "noload"}
 	ready := make(chan struct{})
 	a.conn = acp.NewAgentSideConnection(a, os.Stdout, acpconn.Gated(os.Stdin, ready))
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
@@ -83,11 +93,42 @@ func main() {
 }
 
 func (a *agent) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
-	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: []acp.AuthMethod{}}, nil
+	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: []acp.AuthMethod{},
+		AgentCapabilities: acp.AgentCapabilities{LoadSession: !a.noLoad}}, nil
 }
 
 func (a *agent) NewSession(context.Context, acp.NewSessionRequest) (acp.NewSessionResponse, error) {
+	a.opened.Store(acp.SessionId("s1"), "new")
 	return acp.NewSessionResponse{SessionId: "s1"}, nil
+}
+
+func (a *agent) LoadSession(ctx context.Context, p acp.LoadSessionRequest) (acp.LoadSessionResponse, error) {
+	sid := p.SessionId
+	replayed := 0
+	switch sid {
+	case "s-old":
+		replayed = 1
+	case "s-long":
+		replayed = 1000
+	case "s-gone":
+		return acp.LoadSessionResponse{}, &acp.RequestError{Code: -32002, Message: `session "s-gone": no saved session has this id`}
+	case "s-crash":
+		fmt.Fprintln(os.Stderr, "boom: crashed while loading")
+		os.Exit(3)
+	case "s-hang":
+		fmt.Fprintln(os.Stderr, "fakeagent: reading a long history")
+		<-ctx.Done()
+		return acp.LoadSessionResponse{}, ctx.Err()
+	default:
+		return acp.LoadSessionResponse{}, fmt.Errorf("unknown session %q", sid)
+	}
+	for range replayed {
+		a.say(ctx, sid, acp.UpdateUserMessageText("an old question"))
+		a.say(ctx, sid, acp.UpdateAgentMessageText("REPLAYED"))
+		a.say(ctx, sid, acp.StartToolCall("call_1", "bash: ls", acp.WithStartKind(acp.ToolKindExecute), acp.WithStartStatus(acp.ToolCallStatusCompleted)))
+	}
+	a.opened.Store(sid, "loaded")
+	return acp.LoadSessionResponse{}, nil
 }
 
 func (a *agent) Cancel(context.Context, acp.CancelNotification) error { return nil }
@@ -196,6 +237,9 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 	case "env":
 		wd, _ := os.Getwd()
 		a.say(ctx, sid, acp.UpdateAgentMessageText(wd+" "+os.Getenv("MM_ASKED_DEPTH")))
+	case "whoami":
+		how, _ := a.opened.Load(sid)
+		a.say(ctx, sid, acp.UpdateAgentMessageText(fmt.Sprintf("%s %v", sid, how)))
 	case "getenv":
 		v, ok := os.LookupEnv(words[1])
 		if !ok {

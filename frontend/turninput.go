@@ -1,0 +1,190 @@
+package frontend
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// abortLine is the line that, read while a turn runs, cancels it.
+const abortLine = "/abort"
+
+// maxAhead bounds what is read ahead while a turn runs: a script piping a
+// whole file of questions is not held in memory at once; an /abort past
+// it is read when the lines before it are.
+const maxAhead = 1 << 20
+
+// turnInput is the line mode's stdin. Between turns it hands out what it
+// read one line at a time, so that whoever reads through it (readline, a
+// scanner) never holds lines ahead of it. While a turn runs, watch reads
+// what comes, so that an /abort line cancels the turn at once; every other
+// line is kept, in order, for the consent questions of the turn and the
+// lines after it — what a script pipes in is read as before.
+//
+// Reading while a turn runs needs a stdin whose reads can be interrupted
+// (a pipe or a terminal, through a read deadline): a regular file is read
+// only between turns, where /abort finds no turn.
+type turnInput struct {
+	// ctx is the line mode's: its end interrupts reads (lineInput's read
+	// deadline), which stop must not undo.
+	ctx      context.Context
+	src      io.Reader
+	deadline interface{ SetReadDeadline(time.Time) error }
+
+	mu      sync.Mutex
+	pending []byte
+	// checked is how much of pending was looked at for /abort lines.
+	checked int
+	err     error
+}
+
+func newTurnInput(ctx context.Context, src io.Reader) *turnInput {
+	t := &turnInput{ctx: ctx, src: src}
+	if d, ok := src.(interface{ SetReadDeadline(time.Time) error }); ok && d.SetReadDeadline(time.Time{}) == nil {
+		t.deadline = d
+	}
+	return t
+}
+
+// Read hands out pending bytes up to the end of their first line, reading
+// the source when nothing is pending.
+func (t *turnInput) Read(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.pending) == 0 {
+		if t.err != nil {
+			return 0, t.err
+		}
+		buf := make([]byte, max(len(p), 4096))
+		t.mu.Unlock()
+		n, err := t.src.Read(buf)
+		t.mu.Lock()
+		t.pending = append(t.pending, buf[:n]...)
+		if len(t.pending) == 0 {
+			return 0, err
+		}
+		t.err = err
+	}
+	end := len(t.pending)
+	if i := bytes.IndexByte(t.pending, '\n'); i >= 0 {
+		end = i + 1
+	}
+	n := copy(p, t.pending[:end])
+	t.pending = t.pending[n:]
+	t.checked = max(0, t.checked-n)
+	return n, nil
+}
+
+// watch reads the source until the returned stop is called, calling abort
+// for each /abort line (which it takes out). It does nothing where the
+// source's reads cannot be interrupted.
+func (t *turnInput) watch(abort func()) (stop func()) {
+	if t.deadline == nil {
+		return func() {}
+	}
+	t.mu.Lock()
+	t.scan(abort) // lines read before the turn began
+	ended := t.err != nil || len(t.pending) >= maxAhead
+	t.mu.Unlock()
+	if ended {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 4096)
+		for {
+			n, err := t.src.Read(buf)
+			t.mu.Lock()
+			t.pending = append(t.pending, buf[:n]...)
+			t.scan(abort)
+			if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+				t.err = err // the end of input: read after what is pending
+			}
+			full := len(t.pending) >= maxAhead
+			t.mu.Unlock()
+			if err != nil || full {
+				return
+			}
+		}
+	}()
+	return func() {
+		_ = t.deadline.SetReadDeadline(time.Now())
+		<-done
+		if t.ctx.Err() == nil {
+			_ = t.deadline.SetReadDeadline(time.Time{})
+		}
+		if t.ctx.Err() != nil { // ended meanwhile: as lineInput does
+			_ = t.deadline.SetReadDeadline(time.Now())
+		}
+	}
+}
+
+// scan takes the /abort lines out of what is pending and not yet looked
+// at, calling abort for each; t.mu is held.
+func (t *turnInput) scan(abort func()) {
+	for {
+		i := bytes.IndexByte(t.pending[t.checked:], '\n')
+		if i < 0 {
+			return
+		}
+		end := t.checked + i + 1
+		if string(bytes.TrimSpace(t.pending[t.checked:end])) == abortLine {
+			t.pending = append(t.pending[:t.checked], t.pending[end:]...)
+			abort()
+			continue
+		}
+		t.checked = end
+	}
+}
+
+// turnWatch is the watch of the running turn, paused while a consent
+// question reads its answer.
+type turnWatch struct {
+	in *turnInput
+
+	mu    sync.Mutex
+	abort func()
+	stop  func()
+}
+
+// start watches for /abort until end; abort cancels the turn.
+func (w *turnWatch) start(abort func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.abort = abort
+	w.stop = w.in.watch(abort)
+}
+
+// end stops watching: the turn is over.
+func (w *turnWatch) end() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stop != nil {
+		w.stop()
+	}
+	w.abort, w.stop = nil, nil
+}
+
+// pause stops reading for a consent question, which reads its answer
+// itself; the returned function goes on watching.
+func (w *turnWatch) pause() (resume func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stop == nil {
+		return func() {}
+	}
+	w.stop()
+	w.stop = nil
+	return func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.abort != nil && w.stop == nil {
+			w.stop = w.in.watch(w.abort)
+		}
+	}
+}

@@ -1,0 +1,170 @@
+package sessions
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/mm-agent/mm/llm"
+)
+
+// Version is the format of the files this mm writes. A file of a newer
+// format is refused, naming both; an older one is read as it was written.
+const Version = 1
+
+// Header is a session file's first line: what the session is.
+type Header struct {
+	// Version is the file's format (Version when written by this mm).
+	Version int
+	// ID is the session's id, the file's name without ".jsonl"; also its
+	// ACP sessionId under mm -acp.
+	ID string
+	// Cwd is the folder the session ran in: mm sessions lists this
+	// folder's, mm --continue resumes this folder's latest.
+	Cwd string
+	// Config is the configuration file's absolute path, "" without one.
+	Config string
+	// Model is the model reference the session started with.
+	Model string
+	// Created is when the session started.
+	Created time.Time
+	// ForkedFrom is the session this one copied its history from, when it
+	// was resumed while another mm held it.
+	ForkedFrom string
+}
+
+// The kinds of line, the "t" field of each.
+const (
+	kindHeader  = "session"
+	kindMessage = "message"
+	kindReplace = "replace"
+	kindAsked   = "asked"
+)
+
+// headerLine is Header as written. Every line's "t" comes first, so that a
+// line's kind (and a message's role) can be told from its first bytes.
+type headerLine struct {
+	T          string    `json:"t"`
+	V          int       `json:"v"`
+	ID         string    `json:"id"`
+	Cwd        string    `json:"cwd"`
+	Config     string    `json:"config"`
+	Model      string    `json:"model"`
+	Created    time.Time `json:"created"`
+	ForkedFrom string    `json:"forkedFrom,omitempty"`
+}
+
+// message is an llm.Message as written: every field it holds, so that a
+// resumed session's requests are those it would have sent.
+type message struct {
+	Role       string     `json:"role"`
+	Content    string     `json:"content,omitempty"`
+	ToolCalls  []toolCall `json:"toolCalls,omitempty"`
+	ToolCallID string     `json:"toolCallId,omitempty"`
+	Name       string     `json:"name,omitempty"`
+	// IsError marks a tool result whose call failed or did not run, so
+	// that session/load shows its end.
+	IsError bool `json:"isError,omitempty"`
+}
+
+type toolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// messageLine is one message joining the history.
+type messageLine struct {
+	T string `json:"t"`
+	message
+}
+
+// replaceLine is the whole history after a compression (or /clear).
+type replaceLine struct {
+	T       string    `json:"t"`
+	History []message `json:"history"`
+}
+
+// askedLine is the session id an asked agent answered in.
+type askedLine struct {
+	T       string `json:"t"`
+	Agent   string `json:"agent"`
+	Session string `json:"session"`
+}
+
+// anyLine reads every kind of line.
+type anyLine struct {
+	T string `json:"t"`
+	// header
+	V          int       `json:"v"`
+	ID         string    `json:"id"`
+	Cwd        string    `json:"cwd"`
+	Config     string    `json:"config"`
+	Model      string    `json:"model"`
+	Created    time.Time `json:"created"`
+	ForkedFrom string    `json:"forkedFrom"`
+	// message
+	message
+	// replace
+	History []message `json:"history"`
+	// asked
+	Agent   string `json:"agent"`
+	Session string `json:"session"`
+}
+
+func toWire(m llm.Message) message {
+	w := message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, IsError: m.IsError}
+	if len(m.ToolCalls) > 0 {
+		w.ToolCalls = make([]toolCall, len(m.ToolCalls))
+		for i, c := range m.ToolCalls {
+			w.ToolCalls[i] = toolCall(c)
+		}
+	}
+	return w
+}
+
+func (w message) llm() llm.Message {
+	m := llm.Message{Role: w.Role, Content: w.Content, ToolCallID: w.ToolCallID, Name: w.Name, IsError: w.IsError}
+	if len(w.ToolCalls) > 0 {
+		m.ToolCalls = make([]llm.ToolCall, len(w.ToolCalls))
+		for i, c := range w.ToolCalls {
+			m.ToolCalls[i] = llm.ToolCall(c)
+		}
+	}
+	return m
+}
+
+// appendLine appends v as one line: its JSON and a newline.
+func appendLine(buf []byte, v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return buf, err
+	}
+	buf = append(buf, b...)
+	return append(buf, '\n'), nil
+}
+
+func encodeHeader(buf []byte, h Header) ([]byte, error) {
+	return appendLine(buf, headerLine{T: kindHeader, V: h.Version, ID: h.ID, Cwd: h.Cwd, Config: h.Config, Model: h.Model, Created: h.Created, ForkedFrom: h.ForkedFrom})
+}
+
+func encodeMessages(buf []byte, msgs []llm.Message) ([]byte, error) {
+	var err error
+	for _, m := range msgs {
+		if buf, err = appendLine(buf, messageLine{T: kindMessage, message: toWire(m)}); err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
+}
+
+func encodeReplace(buf []byte, msgs []llm.Message) ([]byte, error) {
+	h := make([]message, len(msgs))
+	for i, m := range msgs {
+		h[i] = toWire(m)
+	}
+	return appendLine(buf, replaceLine{T: kindReplace, History: h})
+}
+
+func encodeAsked(buf []byte, agent, session string) ([]byte, error) {
+	return appendLine(buf, askedLine{T: kindAsked, Agent: agent, Session: session})
+}
