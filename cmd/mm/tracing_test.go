@@ -570,3 +570,46 @@ func TestTraceSignal(t *testing.T) {
 		t.Errorf("spans after SIGINT:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestTraceOverSSH: an mm asked over ssh continues the asking mm's trace
+// from the prompt's _meta alone — ssh passes no TRACEPARENT — and exports
+// where its own machine's environment says (here sshd's SetEnv).
+func TestTraceOverSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts an sshd: the full lane")
+	}
+	recv := newOTLPReceiver(t)
+	s := startSSHD(t, "OTEL_EXPORTER_OTLP_ENDPOINT="+recv.URL)
+	writeFiles(t, s.dir, map[string]string{
+		"agent.yaml": fmt.Sprintf("model: echo/main\nmmConfigs:\n  expert:\n    ssh: mmtest\n    sshArgs: [-F, %s]\n    config: %s\n    mm: %s\n",
+			s.clientConfig, s.path("remote.yaml"), mmBin),
+		"remote.yaml": "model: echo/remote\nhooks:\n  preGeneration:\n    - command: printenv TRACEPARENT > \"$MM_CONFIG_DIR/remote-env.txt\"\n",
+	})
+	cmd := exec.Command(mmBin, "--ask", "expert", "hello")
+	cmd.Dir = s.dir
+	cmd.Env = tracedEnv("OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.URL)
+	if out, err := cmd.CombinedOutput(); err != nil || string(out) != "hello\n" {
+		t.Fatalf("mm --ask expert: %v\n%s", err, out)
+	}
+	var spans []otlpSpan
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if spans, _ = recv.got(); len(spanNamed(spans, "mm.turn", "", "")) == 1 {
+			break
+		}
+	}
+	traceID := oneTrace(t, spans)
+	local, remote := byPID(t, spans)
+	keys := []string{"mm.ask.agent", "mm.ask.agent_host", "mm.depth", "gen_ai.request.model", "mm.hook.event"}
+	if got, want := tree(local, "", keys...), "mm.hand_off mm.ask.agent=expert mm.ask.agent_host=mmtest\n"; got != want {
+		t.Fatalf("the asking mm's spans:\n%s\nwant\n%s", got, want)
+	}
+	want := "mm.turn mm.depth=1\n  mm.hook_run mm.hook.event=preGeneration\n  mm.model_call gen_ai.request.model=echo/remote\n"
+	if got := tree(remote, local[0].SpanID, keys...); got != want {
+		t.Errorf("the remote mm's spans under the hand-off:\n%s\nwant\n%s", got, want)
+	}
+	// The remote hook's TRACEPARENT is its own run's, in the same trace.
+	env := strings.TrimSpace(s.read(t, "remote-env.txt"))
+	if m := traceparentRE.FindStringSubmatch(env); m == nil || m[1] != traceID {
+		t.Errorf("the remote hook read TRACEPARENT=%q, want one in trace %s", env, traceID)
+	}
+}
