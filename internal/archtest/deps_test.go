@@ -49,7 +49,11 @@ func policy() []allow {
 		{pkg: "internal/textcut"},
 		{pkg: "internal/jsonkind"},
 		// OpenTelemetry: the spans, the trace context handed to children,
-		// the OTLP/HTTP export (issue 13). It knows none of mm's parts.
+		// the OTLP/HTTP export (issue 13). It knows none of mm's parts; the
+		// packages below that import it do so where their work crosses a
+		// process: a hook run, a prompt's _meta, an A2A request's header,
+		// the turn, model and tool calls and hand-offs, what a front end's
+		// peer sends, and cmd/mm's start and exit.
 		{pkg: "internal/tracing"},
 		// The message limit's error gives its size as regularfile.FormatSize writes it.
 		{pkg: "internal/acpconn", imports: []string{"internal/regularfile"}},
