@@ -90,7 +90,9 @@ func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest, span 
 	if req.withContext {
 		ask.Transcript = req.transcript
 	}
-	span.Set(askAttributes(ask)...)
+	if tracing.On(ctx) {
+		span.Set(askAttributes(ask)...)
+	}
 	pre := s.hooks.PreAsk(ctx, ask, t.observe)
 	if pre.Deny {
 		return askResult{denied: true, reason: pre.Reason}
