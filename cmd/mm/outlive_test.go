@@ -40,6 +40,10 @@ type outliveScenario struct {
 	line    bool // the line mode: the question on a pipe that stays open
 	files   map[string]string
 	signals []syscall.Signal
+	// env, when set, is called once the files are written in dir: the
+	// variables it returns are added to mm's environment (a peer's server,
+	// started for the scenario).
+	env func(t *testing.T, dir string) []string
 }
 
 var endings = []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGKILL}
@@ -166,9 +170,9 @@ func testOutlive(t *testing.T, sc outliveScenario, sig syscall.Signal, mcpserver
 	}
 	// The jobs that left their group, or stay in it after their parent is
 	// killed, by what the scenario runs.
-	jobs := []string{"sleep 1001"}
+	var jobs []string
 	for name, content := range sc.files {
-		for text, job := range map[string]string{"{{setsid}}": "sleep 1004", "sleep 1002": "sleep 1002", "MCPSERVER_CHILD_PID_FILE": "sleep 300"} {
+		for text, job := range map[string]string{"mkfifo detached": "sleep 1001", "{{setsid}}": "sleep 1004", "sleep 1002": "sleep 1002", "MCPSERVER_CHILD_PID_FILE": "sleep 300"} {
 			if strings.Contains(content, text) && (text != "{{setsid}}" || setsid != "") {
 				jobs = append(jobs, job)
 			}
@@ -182,6 +186,9 @@ func testOutlive(t *testing.T, sc outliveScenario, sig syscall.Signal, mcpserver
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MM_CONFIG=", "MM_MODEL=", "MM_ASKED_DEPTH=", "MM_ASK_CHAIN=", "MM_BIN=",
 		"XDG_CACHE_HOME="+filepath.Join(dir, ".cache"), "MCPSERVER="+mcpserver)
+	if sc.env != nil {
+		cmd.Env = append(cmd.Env, sc.env(t, dir)...)
+	}
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if sc.line {

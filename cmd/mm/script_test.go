@@ -85,28 +85,8 @@ func TestMain(m *testing.M) {
 // binary per file.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
-		Setup: func(env *testscript.Env) error {
-			env.Setenv("PATH", filepath.Dir(mmBin)+string(os.PathListSeparator)+env.Getenv("PATH"))
-			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
-			env.Setenv("HOME", env.WorkDir)
-			env.Setenv("MM_MODEL", "")
-			env.Setenv("MM_CONFIG", "")
-			env.Setenv("MM_ASKED_DEPTH", "")
-			env.Setenv("MM_ASK_CHAIN", "")
-			env.Setenv("MM_ASK_MAX_DEPTH", "")
-			env.Setenv("MM_BIN", "")
-			env.Setenv("EXAMPLES", filepath.Join(repoRoot(), "examples"))
-			env.Setenv("FAKEAGENT", fakeAgentBin)
-			if coverBuild {
-				env.Setenv("GOCOVERDIR", os.Getenv("GOCOVERDIR"))
-			}
-			for _, kv := range goEnv {
-				k, v, _ := strings.Cut(kv, "=")
-				env.Setenv(k, v)
-			}
-			return nil
-		},
+		Dir:   "testdata/script",
+		Setup: setupScript,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"nochildren":   cmdNoChildren,
 			"outputschema": cmdOutputSchema,
@@ -124,6 +104,31 @@ func TestScripts(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
+}
+
+// setupScript gives a script the built mm first in $PATH, its work folder
+// as $HOME, none of mm's variables of the test's own environment, and
+// $EXAMPLES and $FAKEAGENT.
+func setupScript(env *testscript.Env) error {
+	env.Setenv("PATH", filepath.Dir(mmBin)+string(os.PathListSeparator)+env.Getenv("PATH"))
+	env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
+	env.Setenv("HOME", env.WorkDir)
+	env.Setenv("MM_MODEL", "")
+	env.Setenv("MM_CONFIG", "")
+	env.Setenv("MM_ASKED_DEPTH", "")
+	env.Setenv("MM_ASK_CHAIN", "")
+	env.Setenv("MM_ASK_MAX_DEPTH", "")
+	env.Setenv("MM_BIN", "")
+	env.Setenv("EXAMPLES", filepath.Join(repoRoot(), "examples"))
+	env.Setenv("FAKEAGENT", fakeAgentBin)
+	if coverBuild {
+		env.Setenv("GOCOVERDIR", os.Getenv("GOCOVERDIR"))
+	}
+	for _, kv := range goEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		env.Setenv(k, v)
+	}
+	return nil
 }
 
 func repoRoot() string {

@@ -61,6 +61,7 @@ func policy() []allow {
 		// Test helpers, imported by _test.go files only (neverRules).
 		{pkg: "internal/mustend"},
 		{pkg: "internal/nodetest"},
+		{pkg: "internal/fakegemini"},
 		{pkg: "internal/llamatest"},
 		{pkg: "internal/proc/proctest", imports: []string{"internal/proc"}},
 
@@ -240,7 +241,7 @@ func neverRules() []never {
 		},
 		{
 			from:   []string{"..."},
-			to:     []string{"internal/llamatest", "internal/mustend", "internal/nodetest", "internal/proc/proctest"},
+			to:     []string{"internal/fakegemini", "internal/llamatest", "internal/mustend", "internal/nodetest", "internal/proc/proctest"},
 			direct: true,
 			rule:   "a test helper is linked into no mm binary: only _test.go files import it",
 		},
