@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/a2aproject/a2a-go/a2a"
+
+	"github.com/mm-agent/mm/internal/tracing"
 )
 
 // MaxEvent bounds one JSON-RPC response or server-sent event read from an
@@ -68,6 +70,7 @@ func (a *Agent) post(ctx context.Context, method string, params any, accept stri
 		return nil, a.errorf("%s: %v", method, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	tracing.Inject(ctx, req.Header) // the hand-off's span, for a traced agent to continue
 	req.Header.Set("Accept", accept)
 	a.authorize(req)
 	resp, err := a.client.Do(req)

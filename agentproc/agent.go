@@ -20,6 +20,7 @@ import (
 	"github.com/mm-agent/mm/internal/proc"
 	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/internal/textcut"
+	"github.com/mm-agent/mm/internal/tracing"
 )
 
 // DefaultGrace is how long a cancelled prompt, or a child told to stop, may
@@ -417,7 +418,9 @@ func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
 		return fmt.Errorf("agent %s: %w", a.name, err)
 	}
 
-	req := acp.PromptRequest{SessionId: a.session, Prompt: []acp.ContentBlock{acp.TextBlock(text)}}
+	// The hand-off's span goes in _meta: the child may have been started
+	// for an earlier one, or over ssh, which passes no TRACEPARENT.
+	req := acp.PromptRequest{SessionId: a.session, Prompt: []acp.ContentBlock{acp.TextBlock(text)}, Meta: tracing.Meta(ctx)}
 	if err := a.checkSize(req); err != nil {
 		return err
 	}

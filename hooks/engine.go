@@ -3,6 +3,10 @@ package hooks
 import (
 	"context"
 	"strings"
+
+	"go.opentelemetry.io/otel/attribute"
+
+	"github.com/mm-agent/mm/internal/tracing"
 )
 
 // Options is what the engine knows of the session its hooks run in.
@@ -93,6 +97,15 @@ func (e *Engine) each(ctx context.Context, ev Event, subject string, fn func(en 
 // failure ("" when the run succeeded).
 func (e *Engine) step(ctx context.Context, in *Input, en *Entry, subject string, obs Observer) (Reply, string) {
 	run := Run{Event: in.Event, Subject: subject, Label: en.Label(), OnError: onError(en)}
+	ctx, span := tracing.Start(ctx, tracing.SpanHookRun, tracing.Internal, attribute.String("mm.hook.event", string(in.Event)),
+		attribute.String("mm.hook.subject", subject), attribute.String("mm.hook", run.Label))
+	defer func() {
+		span.Set(attribute.String("mm.hook.decision", run.Decision))
+		if run.Failure != "" {
+			span.Fail(run.Failure)
+		}
+		span.End(nil)
+	}()
 	var rep Reply
 	data, err := in.encode()
 	if err != nil {

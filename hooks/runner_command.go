@@ -14,6 +14,7 @@ import (
 
 	"github.com/mm-agent/mm/internal/proc"
 	"github.com/mm-agent/mm/internal/textcut"
+	"github.com/mm-agent/mm/internal/tracing"
 )
 
 // pipeGrace is how long a run waits, once its command has exited or been
@@ -37,6 +38,7 @@ func (e *Engine) runCommand(ctx context.Context, ev Event, en *Entry, input []by
 	}
 	// The full slice expression makes append copy: chains share Environ.
 	env = append(env[:len(env):len(env)], "MM_HOOK_EVENT="+string(ev), "MM_CONFIG_DIR="+en.ConfigDir)
+	env = tracing.Environ(ctx, env) // the hook run's span, for a hook that traces too
 
 	stdout := &cappedBuffer{max: MaxStdout, overflow: stop}
 	stderr := textcut.NewHead(maxStderr) // a chatty stderr never blocks the command

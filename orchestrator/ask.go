@@ -7,9 +7,11 @@ import (
 	"strconv"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
 	"gopkg.in/yaml.v3"
 
 	"github.com/mm-agent/mm/handoff"
+	"github.com/mm-agent/mm/internal/tracing"
 	"github.com/mm-agent/mm/mmconfigs"
 )
 
@@ -48,7 +50,16 @@ type askResult struct {
 func (s *Session) handOff(ctx context.Context, t *turn, req askRequest) askResult {
 	start := time.Now()
 	s.sink.Emit(AskStarted{Agent: req.agent, Depth: s.depth + 1, Via: req.via, Question: req.question})
-	res := s.runHandOff(ctx, t, req)
+	ctx, span := tracing.Start(ctx, tracing.SpanHandOff, tracing.Client, attribute.String("mm.ask.agent", req.agent),
+		attribute.String("mm.ask.via", req.via), attribute.Bool("mm.ask.with_context", req.withContext), attribute.Int("mm.ask.depth", s.depth))
+	res := s.runHandOff(ctx, t, req, span)
+	switch {
+	case res.denied:
+		span.Set(attribute.Bool("mm.ask.denied", true), attribute.String("mm.ask.reason", res.reason))
+	case res.replaced:
+		span.Set(attribute.Bool("mm.ask.replaced", true))
+	}
+	span.End(res.err)
 	s.sink.Emit(AskEnded{Agent: req.agent, Depth: s.depth + 1, Via: req.via, Sent: res.sent, Answer: res.read, Err: res.err,
 		Denied: res.denied, Reason: res.reason, Replaced: res.replaced, Duration: time.Since(start)})
 	return res
@@ -56,7 +67,7 @@ func (s *Session) handOff(ctx context.Context, t *turn, req askRequest) askResul
 
 // runHandOff runs design.md §4: resolve, depth, preAsk, the asked agent,
 // postAsk.
-func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest) askResult {
+func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest, span tracing.Span) askResult {
 	agent, ok := s.cfg.Agents[req.agent]
 	if !ok {
 		return askResult{err: &handoff.UnknownAgentError{Name: req.agent, Known: s.cfg.AgentNames()}}
@@ -78,6 +89,9 @@ func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest) askRe
 	ask.AgentCommand, ask.AgentHost, ask.AgentURL = describeAgent(agent, s.expander())
 	if req.withContext {
 		ask.Transcript = req.transcript
+	}
+	if tracing.On(ctx) {
+		span.Set(askAttributes(ask)...)
 	}
 	pre := s.hooks.PreAsk(ctx, ask, t.observe)
 	if pre.Deny {
@@ -122,6 +136,24 @@ func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest) askRe
 		res.read = handoff.AppendContexts(res.answer, post.Contexts)
 	}
 	return res
+}
+
+// askAttributes are the fields of the ask object that say where it goes,
+// for the hand-off's span: the question and transcript stay out of traces.
+func askAttributes(ask handoff.Ask) []attribute.KeyValue {
+	var out []attribute.KeyValue
+	for _, kv := range [...]struct{ key, value string }{
+		{"mm.ask.config", ask.Config}, {"mm.ask.agent_model", ask.AgentModel},
+		{"mm.ask.agent_host", ask.AgentHost}, {"mm.ask.agent_url", ask.AgentURL},
+	} {
+		if kv.value != "" {
+			out = append(out, attribute.String(kv.key, kv.value))
+		}
+	}
+	if len(ask.AgentCommand) > 0 {
+		out = append(out, attribute.StringSlice("mm.ask.agent_command", ask.AgentCommand))
+	}
+	return out
 }
 
 // agentModel reads the model an asked configuration names, best effort.

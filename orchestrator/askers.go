@@ -11,6 +11,7 @@ import (
 
 	"github.com/mm-agent/mm/a2aagent"
 	"github.com/mm-agent/mm/agentproc"
+	"github.com/mm-agent/mm/internal/tracing"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/tools"
 )
@@ -95,6 +96,9 @@ func (a *askers) prompt(ctx context.Context, name string, agent mmconfigs.Agent,
 			earlier = ""
 		}
 		opts.Session = earlier
+		// The child's own spans (its start) join the trace; each prompt
+		// then carries the hand-off's in its _meta.
+		opts.Environ = tracing.Environ(ctx, opts.Environ)
 		p, err := agentproc.Start(ctx, opts)
 		if err != nil {
 			return "", err

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"sync"
 
+	"go.opentelemetry.io/otel/attribute"
 	"golang.org/x/sync/semaphore"
 
 	"github.com/mm-agent/mm/handoff"
 	"github.com/mm-agent/mm/hooks"
+	"github.com/mm-agent/mm/internal/tracing"
 	"github.com/mm-agent/mm/llm"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/tools"
@@ -52,17 +54,29 @@ const cancelledBeforeRun = "[cancelled before it ran]"
 // postToolCall, and returns the output the model reads and whether the
 // call failed or did not run.
 func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) (string, bool) {
+	ctx, span := tracing.Start(ctx, tracing.SpanToolCall, tracing.Internal, attribute.String("mm.tool", call.Name), attribute.String("mm.tool_call_id", call.ID))
+	out, status := s.toolCall(ctx, t, call)
+	span.Set(attribute.String("mm.tool_status", string(status)))
+	if status == ToolFailed {
+		span.Fail(firstLine(out))
+	}
+	span.End(nil)
+	return out, status != ToolCompleted
+}
+
+// toolCall is runToolCall, which it returns with how the call ended.
+func (s *Session) toolCall(ctx context.Context, t *turn, call llm.ToolCall) (string, ToolStatus) {
 	tool, ok := s.tools[call.Name]
 	if !ok {
 		out := fmt.Sprintf("unknown tool %q: the tools are %s", call.Name, s.toolList())
 		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Status: ToolFailed, Output: out, Summary: out})
-		return out, true
+		return out, ToolFailed
 	}
 	input, err := validJSON(call.Arguments)
 	if err != nil {
 		out := fmt.Sprintf("%s: invalid JSON arguments (%v): send the arguments as one JSON object", call.Name, err)
 		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Status: ToolFailed, Output: out, Summary: out})
-		return out, true
+		return out, ToolFailed
 	}
 	pre := s.hooks.PreToolCall(ctx, hooks.ToolCall{ID: call.ID, Name: call.Name, Input: input}, t.observe)
 	input = pre.Input
@@ -70,14 +84,14 @@ func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) (
 	if pre.Deny {
 		out := deniedByHookPrefix + pre.Reason + "]"
 		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: ToolDenied, DeniedBy: "hook", Output: out, Summary: out})
-		return out, true
+		return out, ToolDenied
 	}
 	if refusal := s.consent(ctx, call.ID, call.Name, subject, input, pre.Allow || unasked(tool)); refusal != "" {
 		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: ToolDenied, DeniedBy: "person", Output: refusal, Summary: refusal})
-		return refusal, true
+		return refusal, ToolDenied
 	}
 	if ctx.Err() != nil {
-		return cancelledBeforeRun, true
+		return cancelledBeforeRun, "cancelled" // before it ran: no ToolEnded
 	}
 	start := func() {
 		s.sink.Emit(ToolStarted{ID: call.ID, Name: call.Name, Subject: subject, Input: input})
@@ -96,7 +110,7 @@ func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) (
 		}
 	} else {
 		start()
-		res = tool.Run(ctx, tools.Env{Cwd: s.cwd, Environ: s.environ}, input)
+		res = tool.Run(ctx, tools.Env{Cwd: s.cwd, Environ: tracing.Environ(ctx, s.environ)}, input)
 	}
 	contexts := s.hooks.PostToolCall(ctx, hooks.ToolCall{ID: call.ID, Name: call.Name, Input: input}, res.Output, t.observe)
 	status := ToolCompleted
@@ -107,7 +121,7 @@ func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) (
 		status = ToolFailed
 	}
 	s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: status, Output: res.Output, Summary: summary, DeniedBy: deniedBy})
-	return handoff.AppendContexts(res.Output, contexts), status != ToolCompleted
+	return handoff.AppendContexts(res.Output, contexts), status
 }
 
 // unasked reports whether a tool needs no consent (load_skill): one that

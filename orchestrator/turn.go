@@ -9,8 +9,11 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+
 	"github.com/mm-agent/mm/handoff"
 	"github.com/mm-agent/mm/hooks"
+	"github.com/mm-agent/mm/internal/tracing"
 	"github.com/mm-agent/mm/llm"
 	"github.com/mm-agent/mm/mmconfigs"
 )
@@ -80,6 +83,13 @@ func (t *turn) end(answer string, err error) {
 // /ask… commands. What happens arrives on the Sink, closed by TurnEnded; the
 // error is the turn's failure.
 func (s *Session) Prompt(ctx context.Context, text string) error {
+	ctx, span := tracing.Start(ctx, tracing.SpanTurn, tracing.Internal, attribute.Int("mm.depth", s.depth))
+	err := s.prompt(ctx, text)
+	span.End(err)
+	return err
+}
+
+func (s *Session) prompt(ctx context.Context, text string) error {
 	if cmd, ok, err := s.parseAskCommand(text); ok || err != nil {
 		if err != nil {
 			t := s.newTurn()
@@ -206,9 +216,15 @@ func (s *Session) loop(ctx context.Context, t *turn, question string) (string, e
 func (s *Session) callModel(ctx context.Context, t *turn, specs []llm.ToolSpec, format *llm.JSONSchemaFormat, onText func(string)) (llm.Reply, error) {
 	msgs := s.requestMessages()
 	s.sink.Emit(ModelStarted{})
+	ctx, span := tracing.Start(ctx, tracing.SpanModelCall, tracing.Client, attribute.String("gen_ai.request.model", s.ref))
 	sent := time.Now()
 	reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs, Format: format}, onText)
 	t.counted(reply.Usage, time.Since(sent))
+	if u := reply.Usage; u.InputTokens > 0 || u.OutputTokens > 0 {
+		span.Set(attribute.Int("gen_ai.usage.input_tokens", u.InputTokens), attribute.Int("gen_ai.usage.output_tokens", u.OutputTokens))
+	}
+	span.Set(attribute.Int("mm.tool_calls", len(reply.ToolCalls)))
+	span.End(err)
 	return reply, err
 }
 

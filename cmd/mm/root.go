@@ -123,6 +123,8 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	root.SetErr(s.ErrOut)
 
 	root.SetArgs(normalizeArgs(args))
+	ctx, flush := traced(ctx, s)
+	defer flush()
 	err := root.ExecuteContext(ctx)
 	var code exitCode
 	switch {

@@ -31,8 +31,9 @@ type sshd struct {
 }
 
 // startSSHD starts sshd (Debian's openssh-server), or skips the test
-// saying why it cannot.
-func startSSHD(t testing.TB) *sshd {
+// saying why it cannot. setEnv are VAR=value pairs sshd sets for every
+// session, as a remote machine's own environment would.
+func startSSHD(t testing.TB, setEnv ...string) *sshd {
 	t.Helper()
 	bin, err := exec.LookPath("sshd")
 	if err != nil {
@@ -90,8 +91,8 @@ LogLevel ERROR
 PrintMotd no
 PrintLastLog no
 UseDNS no
-SetEnv XDG_STATE_HOME=%s
-`, s.port, s.path("host_key"), s.path("sshd.pid"), s.path("authorized_keys"), u.Username, s.path("state")))
+SetEnv XDG_STATE_HOME=%s %s
+`, s.port, s.path("host_key"), s.path("sshd.pid"), s.path("authorized_keys"), u.Username, s.path("state"), strings.Join(setEnv, " ")))
 	s.knownHosts(t, "known_hosts", "host_key.pub")
 	// Host mismatch: a known_hosts that expects another key.
 	s.knownHosts(t, "other_known_hosts", "other_key.pub")

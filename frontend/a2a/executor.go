@@ -10,6 +10,8 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2asrv"
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+
+	"github.com/mm-agent/mm/internal/tracing"
 )
 
 // executor runs each A2A task as one turn of its context's session.
@@ -76,7 +78,9 @@ func (x *executor) Execute(ctx context.Context, rc *a2asrv.RequestContext, q eve
 			fmt.Sprintf("mm serve is running %d tasks, its limit: try again when one has ended", x.opts.MaxTasks))
 	}
 	defer x.release()
-	// The task ends with the server too, not only when tasks/cancel asks.
+	// The task ends with the server too, not only when tasks/cancel asks;
+	// it is traced as the server is (the request's context is a2a-go's).
+	ctx = tracing.Adopt(ctx, x.ctx)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := context.AfterFunc(x.ctx, cancel)

@@ -16,6 +16,7 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2asrv"
 
+	"github.com/mm-agent/mm/internal/tracing"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -181,6 +182,8 @@ func guard(token string, timeout time.Duration, next http.Handler) http.Handler 
 			}
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		// The asking agent's span, when it traces: its task continues it.
+		r = r.WithContext(tracing.FromHeader(r.Context(), r.Header))
 		next.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: timeout}, r)
 	})
 }

@@ -16,6 +16,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/mm-agent/mm/internal/acpconn"
+	"github.com/mm-agent/mm/internal/tracing"
 
 	"github.com/mm-agent/mm/orchestrator"
 )
@@ -284,6 +285,9 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 	if ss == nil {
 		return acp.PromptResponse{}, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown session %q", p.SessionId)})
 	}
+	// The asking mm's hand-off, when it is traced, continues here: its
+	// _meta names it, whatever this process's TRACEPARENT said.
+	ctx = tracing.FromMeta(tracing.Adopt(ctx, s.ctx), p.Meta)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ss.turnMu.Lock()

@@ -48,6 +48,13 @@ func policy() []allow {
 		{pkg: "internal/proc"},
 		{pkg: "internal/textcut"},
 		{pkg: "internal/jsonkind"},
+		// OpenTelemetry: the spans, the trace context handed to children,
+		// the OTLP/HTTP export (issue 13). It knows none of mm's parts; the
+		// packages below that import it do so where their work crosses a
+		// process: a hook run, a prompt's _meta, an A2A request's header,
+		// the turn, model and tool calls and hand-offs, what a front end's
+		// peer sends, and cmd/mm's start and exit.
+		{pkg: "internal/tracing"},
 		// The message limit's error gives its size as regularfile.FormatSize writes it.
 		{pkg: "internal/acpconn", imports: []string{"internal/regularfile"}},
 
@@ -88,7 +95,7 @@ func policy() []allow {
 		// The design's hooks → handoff (the ask object). Not drawn: command
 		// hooks start through internal/proc, like every child of mm; an
 		// entry's unknown key is reported as strictyaml reports it.
-		{pkg: "hooks", imports: []string{"handoff", "internal/jsonkind", "internal/proc", "internal/strictyaml", "internal/textcut"}},
+		{pkg: "hooks", imports: []string{"handoff", "internal/jsonkind", "internal/proc", "internal/strictyaml", "internal/textcut", "internal/tracing"}},
 
 		// Not drawn: the wasm runner implements hooks.WasmRunner. hooks never
 		// imports it, so that the engine does not link wazero; cmd/mm plugs
@@ -114,11 +121,11 @@ func policy() []allow {
 		{pkg: "sessions", imports: []string{"internal/textcut", "llm"}},
 
 		// The child mm process: its ACP connection, its process, its limits.
-		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut"}},
+		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut", "internal/tracing"}},
 
 		// An agent asked over A2A: an HTTP client of it (issue 13); the
 		// quotes of a reply it did not expect are cut at a character.
-		{pkg: "a2aagent", imports: []string{"internal/textcut"}},
+		{pkg: "a2aagent", imports: []string{"internal/textcut", "internal/tracing"}},
 
 		// The design's orchestrator → (hooks, llm, tools, handoff, agentproc).
 		// Not drawn: a2aagent, agentproc's sibling for an agent asked over
@@ -127,7 +134,7 @@ func policy() []allow {
 		// configuration (its model, hooks, MCP servers, the agents it may ask);
 		// the system prompt's AGENTS.md files and skills, and the question's
 		// @path and $name lines (projectdocs, skills, question).
-		{pkg: "orchestrator", imports: []string{"a2aagent", "agentproc", "handoff", "hooks", "internal/textcut", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
+		{pkg: "orchestrator", imports: []string{"a2aagent", "agentproc", "handoff", "hooks", "internal/textcut", "internal/tracing", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
 
 		// The design's frontend → orchestrator. Not drawn: mmconfigs, for
 		// ReportError recognises a *mmconfigs.Error to print it as
@@ -135,9 +142,9 @@ func policy() []allow {
 		// and mmconfigs imports no front end.
 		{pkg: "frontend", imports: []string{"frontend/markdown", "mmconfigs", "orchestrator"}},
 		// The editor front end reads its peer's messages as acpconn does.
-		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "orchestrator"}},
+		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "internal/tracing", "orchestrator"}},
 		// mm serve --a2a: a front end over orchestrator.Session, as -acp is.
-		{pkg: "frontend/a2a", imports: []string{"orchestrator"}},
+		{pkg: "frontend/a2a", imports: []string{"internal/tracing", "orchestrator"}},
 		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 
 		// The design's cmd/mm → frontend. Not drawn, what main wires: the
@@ -152,7 +159,7 @@ func policy() []allow {
 		{pkg: "cmd/mm", imports: []string{
 			"frontend", "frontend/a2a", "frontend/acp", "frontend/tui",
 			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc",
-			"internal/regularfile", "llm", "mmconfigs", "orchestrator", "sessions", "skills",
+			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "sessions", "skills",
 		}},
 	}
 }

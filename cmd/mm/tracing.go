@@ -1,0 +1,30 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mm-agent/mm/internal/tracing"
+)
+
+// traced returns ctx carrying the tracing the OTEL_* variables ask for,
+// continuing the trace of $TRACEPARENT, and the function that sends the
+// last spans at exit (within tracing.FlushBound). Without the variables it
+// returns ctx as it is: nothing starts.
+func traced(ctx context.Context, s *streams) (context.Context, func()) {
+	p, err := tracing.Setup(s.Environ())
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm: %v (spans are not exported)\n", err)
+	}
+	if !p.On() {
+		return ctx, func() {}
+	}
+	ctx = tracing.FromEnviron(tracing.WithProvider(ctx, p), s.Environ())
+	return ctx, func() {
+		// Not ctx: a signal has cancelled it, and the spans of the turn it
+		// ended are the ones most worth sending.
+		if err := p.Shutdown(context.Background()); err != nil {
+			fmt.Fprintf(s.ErrOut, "mm: tracing: %v\n", err)
+		}
+	}
+}
