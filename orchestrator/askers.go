@@ -316,6 +316,12 @@ func (r *relay) Permission(ctx context.Context, req agentproc.PermissionRequest)
 		detail = subject
 	}
 	ans := r.s.sink.Consent(ctx, ConsentRequest{Agent: agent, ID: req.ID, Tool: tool, Subject: subject, Detail: detail, Input: req.Input})
+	if ans == ConsentUnavailable && req.Tool == "" && ctx.Err() == nil {
+		// An mm child shows its own refusal; another agent may report no
+		// call it did not run (Gemini CLI does not), so mm says it here.
+		r.s.sink.Emit(ToolEnded{Agent: agent, ID: req.ID, Name: tool, Subject: subject, Status: ToolDenied,
+			Summary: "[refused: nobody can approve it here: ask from the line mode or the window, or let the agent run it unasked by its own settings]"})
+	}
 	switch ans {
 	case AllowOnce:
 		return agentproc.AllowOnce
