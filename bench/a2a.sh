@@ -10,6 +10,7 @@
 #
 # Needs bash 5 (EPOCHREALTIME) and go.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/timing.sh"
 
 runs=${RUNS:-25}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,22 +32,6 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 
-timed() {
-	local -n into=$1
-	shift
-	local t0=${EPOCHREALTIME/./}
-	"$@" </dev/null >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
-	local t1=${EPOCHREALTIME/./}
-	into+=($((t1 - t0)))
-}
-median() {
-	local -n xs=$1
-	printf '%s\n' "${xs[@]}" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m/1000}'
-}
-p90() {
-	local -n xs=$1
-	printf '%s\n' "${xs[@]}" | sort -n | awk '{a[NR]=$1} END {i=int(NR*0.9+0.999); if(i>NR)i=NR; printf "%.1f", a[i]/1000}'
-}
 
 print_t=() child_t=() a2a_t=()
 cases=(c_print c_child c_a2a)

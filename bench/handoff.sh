@@ -10,6 +10,7 @@
 #
 # Needs bash 5 (EPOCHREALTIME), go and date.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/timing.sh"
 
 runs=${RUNS:-25}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,16 +37,6 @@ export MM_BENCH_STAMP=$work/stamp
 
 now() { echo "${EPOCHREALTIME/./}"; } # microseconds
 
-# timed runs a command once, output discarded, and appends its wall time
-# (µs) to the array named by $1.
-timed() {
-	local -n into=$1
-	shift
-	local t0=${EPOCHREALTIME/./}
-	"$@" </dev/null >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
-	local t1=${EPOCHREALTIME/./}
-	into+=($((t1 - t0)))
-}
 
 # firstpiece runs a command whose agent streams fifty pieces 20 ms apart and
 # appends to the array named by $1 how long after the model emitted its
@@ -68,15 +59,6 @@ firstpiece() {
 	into+=($((first - stamp / 1000 - 20000)))
 }
 
-# stat prints the median and p90 of the array named by $1 in ms.
-median() {
-	local -n xs=$1
-	printf '%s\n' "${xs[@]}" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m/1000}'
-}
-p90() {
-	local -n xs=$1
-	printf '%s\n' "${xs[@]}" | sort -n | awk '{a[NR]=$1} END {i=int(NR*0.9+0.999); if(i>NR)i=NR; printf "%.1f", a[i]/1000}'
-}
 
 true_t=() print_t=() ask_t=() fan4_t=() fan1_t=() stream_ask=() stream_direct=()
 cases=(c_true c_print c_print50 c_ask c_fan4 c_fan1 c_stream_ask c_stream_direct)

@@ -12,6 +12,7 @@
 #
 # Needs bash 5 (EPOCHREALTIME), git and go.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/timing.sh"
 
 runs=${RUNS:-300}
 base=${BASE:-main}
@@ -59,22 +60,6 @@ cd "$work"
 unset MM_CONFIG MM_MODEL MM_ASKED_DEPTH MM_ASK_CHAIN MM_BIN TRACEPARENT TRACESTATE
 for v in $(env | sed -n 's/^\(OTEL_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
 
-timed() {
-	local -n into=$1
-	shift
-	local t0=${EPOCHREALTIME/./}
-	"$@" </dev/null >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
-	local t1=${EPOCHREALTIME/./}
-	into+=($((t1 - t0)))
-}
-median() {
-	local -n xs=$1
-	printf '%s\n' "${xs[@]}" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.2f", m/1000}'
-}
-p90() {
-	local -n xs=$1
-	printf '%s\n' "${xs[@]}" | sort -n | awk '{a[NR]=$1} END {i=int(NR*0.9+0.999); if(i>NR)i=NR; printf "%.2f", a[i]/1000}'
-}
 
 q="What is an inode?"
 c_base() { timed base_t "$work/mm-base" --config "$fx/echo.yaml" -p "$q"; }
