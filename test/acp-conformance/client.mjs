@@ -19,36 +19,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { EXIT_TIMEOUT_MS, commandLine, newSummary, withTimeout } from "./harness.mjs";
 
 const HELLO = { prompt: "hello conformance", answer: "Hello from mm, streamed in pieces." };
 const COMMAND = { prompt: "run a command", title: "bash: echo conformance", answer: "ran it" };
 const WAIT = { prompt: "wait please", answer: "this answer is slow and is cancelled before it ends" };
 const PERMISSION_KINDS = ["allow_once", "allow_always", "reject_once", "reject_always"];
 
-// Bounds for what must happen, generous for a loaded machine.
-const STEP_TIMEOUT_MS = 30_000;
-const EXIT_TIMEOUT_MS = 10_000;
-
-const argv = process.argv.slice(2);
-if (argv.length === 0) {
-  console.error("usage: node client.mjs <command> [args…]");
-  process.exit(2);
-}
-
-const summary = { command: argv, checks: [], failures: [] };
-
-function check(name, ok, detail) {
-  summary.checks.push(name);
-  if (!ok) summary.failures.push(detail === undefined ? name : `${name}: ${detail}`);
-}
-
-function withTimeout(promise, what, ms = STEP_TIMEOUT_MS) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const argv = commandLine("client.mjs");
+const { summary, check } = newSummary(argv);
 
 const cwd = mkdtempSync(join(tmpdir(), "acp-conformance-"));
 const child = spawn(argv[0], argv.slice(1), { stdio: ["pipe", "pipe", "pipe"] });

@@ -31,6 +31,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { EXIT_TIMEOUT_MS, commandLine, newSummary, withTimeout } from "./harness.mjs";
 
 // The prompts of the first run and what the second must replay of them,
 // as testdata/load-script.yaml answers.
@@ -47,29 +48,8 @@ const REPLAY = [
 ];
 const AFTER = { prompt: "what did I ask", answer: "You asked:\nhello again\n\nrun a command\n\nfail a command\n\nwhat did I ask" };
 
-const STEP_TIMEOUT_MS = 30_000;
-const EXIT_TIMEOUT_MS = 10_000;
-
-const argv = process.argv.slice(2);
-if (argv.length === 0) {
-  console.error("usage: node load.mjs <command> [args…]");
-  process.exit(2);
-}
-
-const summary = { command: argv, checks: [], failures: [] };
-
-function check(name, ok, detail) {
-  summary.checks.push(name);
-  if (!ok) summary.failures.push(detail === undefined ? name : `${name}: ${detail}`);
-}
-
-function withTimeout(promise, what, ms = STEP_TIMEOUT_MS) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const argv = commandLine("load.mjs");
+const { summary, check } = newSummary(argv);
 
 const cwd = mkdtempSync(join(tmpdir(), "acp-load-"));
 
