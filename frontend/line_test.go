@@ -59,12 +59,18 @@ func (f *fakeSession) SavedSessions() (string, error)       { return "", nil }
 func (f *fakeSession) ResumeSaved(string) (string, error)   { return "", nil }
 func (f *fakeSession) Close() error                         { f.closed = true; return nil }
 
-// runFakeLine runs the line mode over f, fed input from a pipe, and
-// returns its exit code, stdout and stderr.
+// runFakeLine runs the line mode over f, fed input from a string (read
+// between turns only), and returns its exit code, stdout and stderr.
 func runFakeLine(t *testing.T, f *fakeSession, input string) (int, string, string) {
 	t.Helper()
+	return runFakeLineFrom(t, f, io.NopCloser(strings.NewReader(input)))
+}
+
+// runFakeLineFrom runs the line mode over f, reading stdin.
+func runFakeLineFrom(t *testing.T, f *fakeSession, stdin io.ReadCloser) (int, string, string) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	opts := LineOptions{Stdin: io.NopCloser(strings.NewReader(input)), Stdout: &stdout, Stderr: &stderr}
+	opts := LineOptions{Stdin: stdin, Stdout: &stdout, Stderr: &stderr}
 	code := runLine(context.Background(), opts, func(sink orchestrator.Sink) (Session, string, error) {
 		f.sink = sink
 		return f, "mm test | model: fake", nil
@@ -247,16 +253,7 @@ func runFakeLinePipe(t *testing.T, f *fakeSession, input string) (int, string, s
 		io.WriteString(w, input)
 		w.Close()
 	}()
-	var stdout, stderr bytes.Buffer
-	opts := LineOptions{Stdin: r, Stdout: &stdout, Stderr: &stderr}
-	code := runLine(context.Background(), opts, func(sink orchestrator.Sink) (Session, string, error) {
-		f.sink = sink
-		return f, "mm test | model: fake", nil
-	})
-	if !f.closed {
-		t.Error("the session was not closed")
-	}
-	return code, stdout.String(), stderr.String()
+	return runFakeLineFrom(t, f, r)
 }
 
 // TestLineAbortRegularFile: a stdin that cannot be read while a turn runs
