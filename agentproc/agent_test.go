@@ -364,18 +364,25 @@ func TestStartFailures(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := options(t, tt.config, 0)
 			opts.Bin = tt.bin
-			ctx, cancel := context.WithTimeout(context.Background(), wait)
-			defer cancel()
-			a, err := Start(ctx, opts)
-			if err == nil {
-				a.Close()
-				t.Fatal("Start succeeded")
-			}
-			if got := err.Error(); got != tt.want {
+			if got := startFails(t, opts); got != tt.want {
 				t.Errorf("error = %q, want %q", got, tt.want)
 			}
 		})
 	}
+}
+
+// startFails starts the agent opts describes, within wait, and returns
+// the start's error text; a start that succeeds fails the test.
+func startFails(t *testing.T, opts Options) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	a, err := Start(ctx, opts)
+	if err == nil {
+		a.Close()
+		t.Fatal("Start succeeded")
+	}
+	return err.Error()
 }
 
 func TestStartCancelled(t *testing.T) {

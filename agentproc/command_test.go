@@ -90,14 +90,7 @@ func TestCommandStartFailures(t *testing.T) {
 			if tt.name == "over ssh" {
 				opts.Host = "me@h"
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), wait)
-			defer cancel()
-			a, err := Start(ctx, opts)
-			if err == nil {
-				a.Close()
-				t.Fatal("Start succeeded")
-			}
-			if got := err.Error(); got != tt.want {
+			if got := startFails(t, opts); got != tt.want {
 				t.Errorf("error\n got %q\nwant %q", got, tt.want)
 			}
 			leftIn(t, opts.Dir)

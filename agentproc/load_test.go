@@ -54,14 +54,7 @@ func TestLoadEarlierSession(t *testing.T) {
 func TestLoadCrash(t *testing.T) {
 	opts := options(t, "agent.yaml", 0)
 	opts.Session = "s-crash"
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
-	defer cancel()
-	a, err := Start(ctx, opts)
-	if err == nil {
-		a.Close()
-		t.Fatal("Start succeeded")
-	}
-	if got, want := err.Error(), `start agent "fake": exited (exit status 3): boom: crashed while loading`; got != want {
+	if got, want := startFails(t, opts), `start agent "fake": exited (exit status 3): boom: crashed while loading`; got != want {
 		t.Errorf("error = %q, want %q", got, want)
 	}
 }
