@@ -325,12 +325,7 @@ func (a *Agent) open(ctx context.Context, cwd string, withSession bool, earlier 
 	if why == nil && a.in.failed.Load() {
 		// It is gone before it read initialize: what it wrote on stdout
 		// is read to its end first, a banner included.
-		t := time.NewTimer(2 * a.grace)
-		select {
-		case <-a.done:
-		case <-t.C:
-		}
-		t.Stop()
+		within(a.done, 2*a.grace)
 	}
 	select {
 	case <-a.notACP:
@@ -344,14 +339,7 @@ func (a *Agent) open(ctx context.Context, cwd string, withSession bool, earlier 
 		// A program that printed its usage is often about to write why on
 		// stderr and exit: it is given the grace to, then stopped, so that
 		// all it wrote on stderr is there to quote.
-		t := time.NewTimer(a.grace)
-		select {
-		case <-a.exited:
-		case <-t.C:
-		}
-		t.Stop()
-		_ = proc.KillGroup(a.cmd.Process)
-		<-a.exited
+		a.stopWithin(a.grace)
 	case errStartTimeout:
 		// Stopped now, so that all it wrote on stderr is there to quote.
 		_ = proc.KillGroup(a.cmd.Process)
@@ -384,12 +372,7 @@ func (a *Agent) wait() {
 	close(a.exited)
 	// The connection ends on its own when the child's stdout reaches end of
 	// file; something the child started may still hold it open.
-	t := time.NewTimer(a.grace)
-	select {
-	case <-a.conn.Done():
-	case <-t.C:
-	}
-	t.Stop()
+	within(a.conn.Done(), a.grace)
 	a.stdout.Close()
 	<-a.conn.Done()
 	close(a.done)
@@ -529,14 +512,7 @@ func (a *Agent) cause(err error) (cause string, died bool) {
 	if gone {
 		// The child closed its output or its input: it is exiting, or
 		// should be.
-		t := time.NewTimer(a.grace)
-		select {
-		case <-a.exited:
-		case <-t.C:
-			_ = proc.KillGroup(a.cmd.Process)
-			<-a.exited
-		}
-		t.Stop()
+		a.stopWithin(a.grace)
 		return a.exitCause(), true
 	}
 	var re *acp.RequestError
@@ -597,14 +573,29 @@ func (ww *watchedWriter) Write(p []byte) (int, error) {
 func (a *Agent) Close() error {
 	a.closeOnce.Do(func() {
 		a.stdin.Close()
-		t := time.NewTimer(a.grace)
-		select {
-		case <-a.exited:
-		case <-t.C:
-		}
-		t.Stop()
-		_ = proc.KillGroup(a.cmd.Process)
+		a.stopWithin(a.grace)
 		<-a.done
 	})
 	return nil
+}
+
+// within waits for ch to be closed, for d at the most; it reports whether
+// ch was closed.
+func within(ch <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// stopWithin gives the child grace to exit, then kills its whole process
+// group (what it started too), and waits until it has been reaped.
+func (a *Agent) stopWithin(grace time.Duration) {
+	within(a.exited, grace)
+	_ = proc.KillGroup(a.cmd.Process)
+	<-a.exited
 }
