@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # startup.sh measures mm's start-up against the floor, side by side in one
 # hyperfine run (issue 16): an empty Go program, mm version, mm -p and
-# mm --ask with echo models. Then the package initialisers of one start,
-# from GODEBUG=inittrace=1: their total time, bytes and allocations, and
-# the ten costliest.
+# mm --ask with echo models, mm as built by default and linked statically,
+# and mm-full (every feature linked in) beside them. Then the package
+# initialisers of one start of each, from GODEBUG=inittrace=1: their total
+# time, bytes and allocations, and the ten costliest.
 #
 #   bench/startup.sh            # from the repository's root
 #   RUNS=100 bench/startup.sh
+#   BASE=<rev> bench/startup.sh # also the mm of an earlier commit
 #
 # Needs go and hyperfine (apt-get install hyperfine).
 set -euo pipefail
@@ -18,9 +20,18 @@ trap 'rm -rf "$work"' EXIT
 command -v hyperfine >/dev/null || { echo "startup.sh: needs hyperfine: apt-get install hyperfine" >&2; exit 2; }
 
 go build -o "$work/mm" "$root/cmd/mm"
+go build -o "$work/mm-full" "$root/cmd/mm-full"
 # The same mm linked statically: mm uses no C, and without cgo (which only
 # net's resolver would use) there is no dynamic loader to run at start.
-CGO_ENABLED=0 go build -o "$work/mm-static" "$root/cmd/mm"
+mkdir "$work/static"
+CGO_ENABLED=0 go build -o "$work/static/mm" "$root/cmd/mm"
+base=()
+if [ -n "${BASE:-}" ]; then
+	mkdir "$work/base-src"
+	git -C "$root" archive "$BASE" | tar -x -C "$work/base-src"
+	(cd "$work/base-src" && go build -o "$work/mm-base" ./cmd/mm)
+	base=(-n "mm -p (echo), $BASE" "$work/mm-base -p hi" -n "mm --ask (echo), $BASE" "$work/mm-base --ask e hi")
+fi
 mkdir "$work/floor"
 printf 'package main\n\nfunc main() {}\n' >"$work/floor/main.go"
 printf 'module floor\n\ngo 1.21\n' >"$work/floor/go.mod"
@@ -36,8 +47,11 @@ hyperfine -N --warmup 5 --runs "$runs" --export-json "$work/runs.json" \
 	-n floor "$work/floor-bin" \
 	-n 'mm version' "$work/mm version" \
 	-n 'mm -p (echo)' "$work/mm -p hi" \
-	-n 'mm -p (echo), static' "$work/mm-static -p hi" \
-	-n 'mm --ask (echo)' "$work/mm --ask e hi" </dev/null >/dev/null
+	-n 'mm -p (echo), static' "$work/static/mm -p hi" \
+	-n 'mm --ask (echo)' "$work/mm --ask e hi" \
+	-n 'mm --ask (echo), static' "$work/static/mm --ask e hi" \
+	-n 'mm-full -p (echo)' "$work/mm-full -p hi" \
+	"${base[@]}" </dev/null >/dev/null
 # Medians (one slow or lucky run moves a mean), with the spread.
 python3 - "$work/runs.json" <<'PY'
 import json, sys
@@ -48,17 +62,20 @@ print("|---|---:|---:|---:|---:|")
 for r in rs:
     print("| %s | %.2f | %.2f | %.2f | %.2f |" % (r["command"], r["median"]*1e3, r["min"]*1e3, r["max"]*1e3, r["median"]/floor))
 m = {r["command"]: r["median"] for r in rs}
-own = m["mm -p (echo)"] - floor
-hand = m["mm --ask (echo)"] - m["mm -p (echo)"]
 print("\nmm -p / floor: %.2f (target <= 2); linked statically: %.2f" % (m["mm -p (echo)"] / floor, m["mm -p (echo), static"] / floor))
-print("hand-off (mm --ask - mm -p) %.2f ms / one run's own work (mm -p - floor) %.2f ms: %.2f (target <= 1.2)" % (hand*1e3, own*1e3, hand/own))
+for sfx in ("", ", static"):
+    own = m["mm -p (echo)" + sfx] - floor
+    hand = m["mm --ask (echo)" + sfx] - m["mm -p (echo)" + sfx]
+    print("hand-off%s (mm --ask - mm -p) %.2f ms / one run's own work (mm -p - floor) %.2f ms: %.2f (target <= 1.2)" % (sfx, hand*1e3, own*1e3, hand/own))
 PY
 
-echo
-echo "package initialisers of one start (mm version), GODEBUG=inittrace=1:"
-GODEBUG=inittrace=1 "$work/mm" version 2>&1 >/dev/null | awk '
-	$1 == "init" { ms[$2] = $5; by[$2] = $8; al[$2] = $10; t += $5; b += $8; a += $10; n++ }
-	END {
-		printf "  %d packages, %.2f ms, %d bytes, %d allocs\n", n, t, b, a
-		for (p in ms) printf "%s %s %s %s\n", ms[p], p, by[p], al[p] | "sort -rn | head -10 | awk \x27{printf \"  %6.3f ms %8d B %5d allocs  %s\\n\", $1, $3, $4, $2}\x27"
-	}'
+for bin in mm mm-full; do
+	echo
+	echo "package initialisers of one start ($bin version), GODEBUG=inittrace=1:"
+	GODEBUG=inittrace=1 "$work/$bin" version 2>&1 >/dev/null | awk '
+		$1 == "init" { ms[$2] = $5; by[$2] = $8; al[$2] = $10; t += $5; b += $8; a += $10; n++ }
+		END {
+			printf "  %d packages, %.2f ms, %d bytes, %d allocs\n", n, t, b, a
+			for (p in ms) printf "%s %s %s %s\n", ms[p], p, by[p], al[p] | "sort -rn | head -10 | awk \x27{printf \"  %6.3f ms %8d B %5d allocs  %s\\n\", $1, $3, $4, $2}\x27"
+		}'
+done

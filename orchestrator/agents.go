@@ -109,7 +109,7 @@ type AgentStatus struct {
 // are checked as files (mmconfigs.Walk).
 func ProbeAgents(ctx context.Context, cfg *mmconfigs.Config, cwd string, environ []string) []AgentStatus {
 	s := &Session{cfg: cfg, cwd: cwd}
-	s.joinChain(environ)
+	s.joinChain(environ, "")
 	var out []AgentStatus
 	for _, name := range cfg.AgentNames() {
 		a := cfg.Agents[name]

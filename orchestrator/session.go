@@ -39,6 +39,11 @@ type Options struct {
 	WasmTools tools.ModuleRunner
 	// MCPServers are added to the configuration's (an editor's servers).
 	MCPServers []MCPServer
+	// Bin is the mm the processes the session starts know as $MM_BIN, and
+	// its asked agents by file run: "" for this one (os.Executable). An
+	// mm-full that mm handed a run over to gives mm, so that its asked
+	// agents start as mm again.
+	Bin string
 	// Recorder saves the history as it happens; nil: it is not saved.
 	Recorder Recorder
 	// Resume is a saved session to go on with: its history and the
@@ -127,7 +132,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.history = append([]llm.Message(nil), r.History...)
 		maps.Copy(s.askedSessions, r.AskedSessions)
 	}
-	s.joinChain(opts.Environ)
+	s.joinChain(opts.Environ, opts.Bin)
 	if cfg.Abs != "" {
 		s.environ = withEnv(s.environ, "MM_CONFIG", cfg.Abs)
 	}
@@ -192,7 +197,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 // joinChain reads from environ where this agent is in a chain of asks
 // (MM_ASKED_DEPTH, MM_ASK_MAX_DEPTH, MM_ASK_CHAIN) and the mm binary, and
 // sets the environment of the processes it starts.
-func (s *Session) joinChain(environ []string) {
+func (s *Session) joinChain(environ []string, bin string) {
 	env := envMap(environ)
 	if d, err := strconv.Atoi(env["MM_ASKED_DEPTH"]); err == nil && d > 0 {
 		s.depth = d
@@ -205,6 +210,9 @@ func (s *Session) joinChain(environ []string) {
 	s.bin = env["MM_BIN"]
 	if exe, err := os.Executable(); err == nil {
 		s.bin = exe
+	}
+	if bin != "" {
+		s.bin = bin
 	}
 	s.environ = withEnv(environ, "MM_BIN", s.bin)
 }

@@ -2,23 +2,12 @@
 // hand-off: one agent asks another named agent a question, through hook
 // chains the user controls.
 //
-// This package holds the cobra commands and flags only; behaviour lives in
-// orchestrator and the front ends.
+// This binary links none of cli.Features: no wasm runtime, no MCP client,
+// no OTLP export, whose dependencies would cost every start of mm their
+// initialisers. A run that needs one is handed over to mm-full
+// (cmd/mm-full), which has them all.
 package main
 
-import (
-	"os"
-	"syscall"
+import "github.com/mm-agent/mm/cmd/mm/cli"
 
-	"github.com/mm-agent/mm/internal/proc"
-)
-
-func main() {
-	// Nothing mm starts outlives it: it adopts what its children leave
-	// behind, and kills and reaps it all before exiting.
-	proc.Supervise()
-	ctx, end := watchEndings(syscall.SIGTERM, syscall.SIGHUP)
-	code := end.status(run(ctx, end, os.Args[1:]))
-	proc.Shutdown()
-	os.Exit(code)
-}
+func main() { cli.Main(cli.Features{}) }

@@ -55,6 +55,8 @@ func policy() []allow {
 		// the turn, model and tool calls and hand-offs, what a front end's
 		// peer sends, and cmd/mm's start and exit.
 		{pkg: "internal/tracing"},
+		// The OTLP export of the spans, over the OpenTelemetry SDK: mm-full's.
+		{pkg: "internal/tracing/otlp", imports: []string{"internal/tracing"}},
 		// The message limit's error gives its size as regularfile.FormatSize writes it.
 		{pkg: "internal/acpconn", imports: []string{"internal/regularfile"}},
 
@@ -147,20 +149,27 @@ func policy() []allow {
 		{pkg: "frontend/a2a", imports: []string{"internal/tracing", "orchestrator"}},
 		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 
-		// The design's cmd/mm → frontend. Not drawn, what main wires: the
-		// session's options (orchestrator); loading the configuration and
-		// mm check (mmconfigs, and orchestrator's MCP probe); mm hooks test
-		// and mm check's hook checks (hooks); the wasm runner plugged into
-		// hooks.Options where the process starts (hooks/wasm); mm init's
-		// look for local servers (llm); the supervision of every child from
-		// mm's first instruction to its last (internal/proc); the limit of
-		// an --ask message read from stdin, and its error (internal/acpconn,
-		// internal/regularfile); mm check's look at the skills (skills).
-		{pkg: "cmd/mm", imports: []string{
+		// The design's cmd/mm → frontend, in cmd/mm/cli: the command line
+		// both binaries share. Not drawn, what it wires: the session's
+		// options (orchestrator); loading the configuration and mm check
+		// (mmconfigs, and orchestrator's MCP probe); mm hooks test and mm
+		// check's hook checks (hooks); the interfaces a feature of mm-full
+		// is plugged in by (hooks, tools: the wasm runner and the MCP
+		// starter); mm init's look for local servers (llm); the supervision
+		// of every child from mm's first instruction to its last
+		// (internal/proc); the limit of an --ask message read from stdin,
+		// and its error (internal/acpconn, internal/regularfile); mm
+		// check's look at the skills (skills).
+		{pkg: "cmd/mm/cli", imports: []string{
 			"frontend", "frontend/a2a", "frontend/acp", "frontend/tui",
-			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc",
-			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "sessions", "skills",
+			"hooks", "internal/acpconn", "internal/proc",
+			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "sessions", "skills", "tools",
 		}},
+		// mm: the command line without the heavy features (issue 16).
+		{pkg: "cmd/mm", imports: []string{"cmd/mm/cli"}},
+		// mm-full: the command line with them — the wasm runtime, the MCP
+		// client and the OTLP export.
+		{pkg: "cmd/mm-full", imports: []string{"cmd/mm/cli", "hooks/wasm", "internal/tracing/otlp", "tools/mcptools"}},
 	}
 }
 
@@ -238,6 +247,12 @@ func neverRules() []never {
 			to:     []string{"a2aagent", "agentproc", "cmd/...", "examples/...", "frontend/...", "handoff", "hooks/...", "llm", "mmconfigs", "orchestrator", "tools"},
 			direct: true,
 			rule:   "an internal package is a mechanism mm's parts share: it knows none of them",
+		},
+		{
+			from: []string{"cmd/mm", "cmd/mm/cli"},
+			toOther: []string{"github.com/tetratelabs/wazero/...", "github.com/modelcontextprotocol/go-sdk/...",
+				"go.opentelemetry.io/otel/sdk/..."},
+			rule: "mm links no wasm runtime, MCP client or OTLP export: their initialisers would run at every start; they are mm-full's (issue 16)",
 		},
 		{
 			from:   []string{"..."},

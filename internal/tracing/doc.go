@@ -6,11 +6,9 @@
 //
 // The provider travels in the context.Context, never in a global: a context
 // without one (tracing not configured) starts no-op spans, which cost a
-// branch. Nothing is started, no goroutine and no connection, unless Setup
+// branch. Nothing is started, no goroutine and no connection, unless otlp.Setup
 // found an exporter to use.
 //
-// The exporter is mm's own, OTLP/HTTP with JSON encoding (otlpjson.go):
-// the official one links google.golang.org/protobuf and gRPC's status
-// types, whose package initialisers would run at every start of mm, traced
-// or not (docs/explanation/decisions.md, issue 13).
+// The export itself is package otlp's, which links the OpenTelemetry SDK
+// and only mm-full imports; this package needs only OTel's API.
 package tracing

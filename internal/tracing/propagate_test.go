@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"reflect"
-	"runtime"
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -21,7 +20,7 @@ func recorded(t *testing.T) (*Provider, *tracetest.InMemoryExporter) {
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-	return &Provider{tp: tp, tr: tp.Tracer(scope)}, exp
+	return NewProvider(tp.Tracer(Scope), tp.Shutdown), exp
 }
 
 // TestPropagation: a span's context goes out as TRACEPARENT, as the
@@ -103,25 +102,6 @@ func TestOffCostsNothing(t *testing.T) {
 	Inject(ctx, h)
 	if len(h) != 0 {
 		t.Errorf("headers %v with tracing off", h)
-	}
-}
-
-// TestSetupOff: Setup without the variables starts no goroutine, and
-// Shutdown is nothing.
-func TestSetupOff(t *testing.T) {
-	before := runtime.NumGoroutine()
-	p, err := Setup([]string{"PATH=/bin"})
-	if err != nil || p.On() {
-		t.Fatalf("Setup = %v, %v; want off", p, err)
-	}
-	if n := runtime.NumGoroutine(); n != before {
-		t.Errorf("%d goroutines after Setup, %d before", n, before)
-	}
-	if err := p.Shutdown(context.Background()); err != nil {
-		t.Error(err)
-	}
-	if ctx := WithProvider(context.Background(), p); ctx != context.Background() {
-		t.Error("WithProvider of an off Provider made a new context")
 	}
 }
 

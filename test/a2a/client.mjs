@@ -1,4 +1,4 @@
-// The A2A JavaScript SDK as a client of mm serve --a2a (cmd/mm/a2a_js_test.go):
+// The A2A JavaScript SDK as a client of mm serve --a2a (cmd/mm/cli/a2a_peers_test.go):
 // node client.mjs <url> <token>. It prints one line per step: the card, two
 // answers in one context, a task cancelled mid-stream, a wrong token.
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";

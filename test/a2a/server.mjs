@@ -1,4 +1,4 @@
-// An A2A agent on the JavaScript SDK, for mm to ask (cmd/mm/a2a_js_test.go).
+// An A2A agent on the JavaScript SDK, for mm to ask (cmd/mm/cli/a2a_peers_test.go).
 // It answers "js: <text> (message N of this context)" in artifact chunks;
 // "fail" fails, "input" asks for input, "slow" streams until cancelled.
 // TOKEN, when set, is required as a bearer token; STREAMING=0 gives a card

@@ -1,0 +1,18 @@
+// Command mm-full is mm with every feature linked in: wasm hooks and wasm
+// tools (wazero), MCP servers' tools (the MCP SDK) and the OTLP export of
+// traces (the OpenTelemetry SDK). mm hands a run that needs one of them over
+// to mm-full; run directly, it is mm.
+package main
+
+import (
+	"github.com/mm-agent/mm/cmd/mm/cli"
+	"github.com/mm-agent/mm/hooks/wasm"
+	"github.com/mm-agent/mm/internal/tracing/otlp"
+)
+
+func main() {
+	cli.Main(cli.Features{
+		Wasm:    func() cli.WasmRuntime { return wasm.New(wasm.Options{}) },
+		Tracing: otlp.New,
+	})
+}

@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/mm-agent/mm/frontend/acp"
+	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/orchestrator"
+)
+
+// runACP serves the Agent Client Protocol on stdin and stdout: for editors,
+// and for a parent mm that asked this agent. With --config or $MM_CONFIG
+// every session has that configuration; without, each session has the
+// agent.yaml of its own cwd (session/new's), as an editor started from any
+// folder expects.
+func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
+	fixed := f.config != "" || s.Getenv("MM_CONFIG") != ""
+	if !fixed || s.Getenv("MM_ASKED_DEPTH") == "" {
+		// An editor's mm, or one whose sessions load their own
+		// configurations: a session may come to need any feature.
+		preferFull(s, &f)
+	}
+	dir, err := f.chain.sessionDir(cwd)
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm -acp: %v\n", err)
+		return 1
+	}
+	opts := acp.Options{
+		Session: sessionOptions(&f, s, nil, ""),
+		Version: version(),
+		Store:   newACPStore(s.Getenv, !f.noSave && s.Getenv("MM_NO_SAVE") != "1"),
+		Cwd:     dir,
+	}
+	if fixed {
+		cfg, ok := loadConfig(&f, s, cwd)
+		if !ok {
+			return 1
+		}
+		if what := s.Features.lacks(cfg); what != "" {
+			return handOver(s, &f, what)
+		}
+		opts.Session.Config = cfg
+		withWasm(&opts.Session, wasmRuntime(s.Features, cfg))
+	} else {
+		opts.Configure = (&sessionConfigs{getenv: s.Getenv, feat: s.Features, wasm: map[string]WasmRuntime{}}).configure
+	}
+	err = acp.Serve(ctx, s.In, s.Out, s.ErrOut, opts)
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(s.ErrOut, "mm -acp: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// sessionConfigs loads each ACP session's configuration from its cwd.
+type sessionConfigs struct {
+	// getenv supplies $MM_MODEL, the default model.
+	getenv func(string) string
+	// feat are the binary's features: a configuration needing one it
+	// lacks is a session's error (mm -acp could not hand over to mm-full).
+	feat Features
+
+	mu sync.Mutex
+	// wasm is the wasm runtime of each configuration file with wasm hooks
+	// or tools, by absolute path: sessions in one folder share one, as the
+	// sessions of mm -acp --config do.
+	wasm map[string]WasmRuntime
+}
+
+// configure sets o.Config to the agent.yaml in o.Cwd, or to the defaults
+// when there is none.
+func (sc *sessionConfigs) configure(o *orchestrator.Options) error {
+	path := mmconfigs.Find("", "", o.Cwd)
+	if path == "" {
+		o.Config = mmconfigs.Default(o.Cwd, sc.getenv)
+		return nil
+	}
+	cfg, err := mmconfigs.Load(filepath.Join(o.Cwd, path), o.Cwd, sc.getenv)
+	if err != nil {
+		return fmt.Errorf("config error: %w", err)
+	}
+	if what := sc.feat.lacks(cfg); what != "" {
+		return errLacks(what)
+	}
+	o.Config = cfg
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	w, seen := sc.wasm[cfg.Abs]
+	if !seen {
+		w = wasmRuntime(sc.feat, cfg)
+		sc.wasm[cfg.Abs] = w
+	}
+	withWasm(o, w)
+	return nil
+}

@@ -1,0 +1,30 @@
+package cli
+
+import "strings"
+
+// singleDashLong are the long flags the reference writes with one dash
+// (-tui, -acp, -ask); cobra wants two.
+var singleDashLong = map[string]bool{
+	"tui": true, "acp": true, "ask": true, "ask-with-context": true,
+	"config": true, "model": true, "yolo": true, "print": true, "output-format": true,
+	"continue": true, "resume": true, "no-save": true,
+}
+
+// normalizeArgs rewrites "-tui" as "--tui" (and "-ask=x" as "--ask=x") for
+// the known long flags, up to a "--".
+func normalizeArgs(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") {
+			name, _, _ := strings.Cut(a[1:], "=")
+			if singleDashLong[name] {
+				a = "-" + a
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}

@@ -1,0 +1,23 @@
+// Package cli is mm's command line: the cobra commands and flags of the mm
+// and mm-full binaries, which differ only in the Features they link.
+// Behaviour lives in orchestrator and the front ends.
+package cli
+
+import (
+	"os"
+	"syscall"
+
+	"github.com/mm-agent/mm/internal/proc"
+)
+
+// Main runs mm, linking feat, with the process's arguments, and exits with
+// its status.
+func Main(feat Features) {
+	// Nothing mm starts outlives it: it adopts what its children leave
+	// behind, and kills and reaps it all before exiting.
+	proc.Supervise()
+	ctx, end := watchEndings(syscall.SIGTERM, syscall.SIGHUP)
+	code := end.status(runWith(ctx, end, systemStreams(feat), os.Args[1:]))
+	proc.Shutdown()
+	os.Exit(code)
+}

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/mm-agent/mm/hooks"
+	"github.com/mm-agent/mm/internal/tracing"
+	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/tools"
+)
+
+// Features are the parts of mm whose dependencies would cost every start of
+// mm, used or not, their package initialisers and their size: the wasm
+// runtime (wazero), the MCP client (the MCP SDK) and the OTLP export (the
+// OpenTelemetry SDK). The mm binary links none of them — its Features are
+// the zero value — and hands a run that needs one over to mm-full, which
+// links them all (handover.go).
+type Features struct {
+	// Wasm makes the runtime of a configuration's wasm hooks and tools.
+	Wasm func() WasmRuntime
+	// MCP starts the MCP servers of a session.
+	MCP tools.MCPStarter
+	// Tracing starts the export of the spans the OTEL_* variables ask for.
+	Tracing func(tracing.Config) *tracing.Provider
+}
+
+// WasmRuntime runs wasm hooks and wasm tools: hooks/wasm's Runtime.
+type WasmRuntime interface {
+	hooks.WasmRunner
+	tools.ModuleRunner
+	// Preload starts compiling the modules in the background.
+	Preload(paths ...string)
+	// Check compiles the module at path, for mm check.
+	Check(ctx context.Context, path string) error
+	Close(ctx context.Context) error
+}
+
+// all reports whether every feature is linked: mm-full.
+func (f Features) all() bool { return f.Wasm != nil && f.MCP != nil && f.Tracing != nil }
+
+// lacks is what of cfg this binary cannot run, as the start of a message
+// ("agent.yaml: mcpServers"); "" when it can run all of it.
+func (f Features) lacks(cfg *mmconfigs.Config) string {
+	what := ""
+	switch {
+	case f.Wasm == nil && len(wasmModules(cfg)) > 0:
+		what = "wasm hooks and tools"
+	case f.MCP == nil && len(cfg.MCPServers) > 0:
+		what = "mcpServers"
+	default:
+		return ""
+	}
+	if cfg.Path == "" {
+		return what
+	}
+	return filepath.Base(cfg.Path) + ": " + what
+}
+
+// wasmModules are the modules of cfg's wasm hooks and wasm tools.
+func wasmModules(cfg *mmconfigs.Config) []string {
+	var modules []string
+	for _, ev := range hooks.Events {
+		for _, e := range cfg.Hooks.Entries(ev) {
+			if e.Wasm != "" {
+				modules = append(modules, e.Wasm)
+			}
+		}
+	}
+	for _, t := range cfg.WasmTools {
+		modules = append(modules, t.Module)
+	}
+	return modules
+}
+
+// errLacks is the error of a session whose configuration needs what this
+// binary lacks, when it could not be handed over (mm -acp's sessions).
+func errLacks(what string) error {
+	return fmt.Errorf("%s need mm-full, mm with every feature: %s", what, installFull)
+}

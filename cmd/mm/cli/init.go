@@ -1,0 +1,373 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+	"gopkg.in/yaml.v3"
+
+	"github.com/mm-agent/mm/frontend"
+	"github.com/mm-agent/mm/llm"
+)
+
+// probeTimeout bounds each local server's answer to GET /models. A server
+// on this machine answers in milliseconds; one that takes longer is
+// starting or busy loading a model, and mm init must not hang on it. The
+// servers are asked at once, so this is also about all mm init waits.
+const probeTimeout = 1500 * time.Millisecond
+
+// maxModelsBody bounds a /models answer: a server lists tens of models in
+// a few kilobytes; more is not a model list.
+const maxModelsBody = 1 << 20
+
+// maxModelsListed bounds the models offered per server, so that the
+// choice fits on a screen.
+const maxModelsListed = 40
+
+// placeholderModel is written when no server answered: a model of the
+// server most people start with, which works once it is pulled.
+const placeholderModel = "ollama/qwen3:8b"
+
+// initServersEnv names the servers mm init asks instead of the built-in
+// ones at their default ports: "ollama=http://127.0.0.1:5000/v1,…".
+const initServersEnv = "MM_INIT_SERVERS"
+
+// The files mm init writes in the working directory.
+const (
+	initMainFile   = "agent.yaml"
+	initExpertFile = "agent.expert.yaml"
+)
+
+// initOptions are mm init's inputs, injected so that it can be tested
+// in-process.
+type initOptions struct {
+	Dir string
+	// Model is --model: written as given, no server asked.
+	Model   string
+	Servers []llm.LocalServer
+	Client  *http.Client
+	Stdin   io.Reader
+	Stdout  io.Writer
+	// Interactive is set when stdin and stdout are a terminal: the person
+	// picks the model; else the first one found is taken.
+	Interactive bool
+}
+
+func initCmd(f *flags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "init",
+		Short: "write a starter agent.yaml (and agent.expert.yaml) here, for a model of a local server",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			servers, err := initServers(os.Getenv(initServersEnv))
+			if err != nil {
+				return err
+			}
+			return exitCode(runInit(cmd.Context(), initOptions{
+				Dir: dir, Model: f.model, Servers: servers,
+				Client: &http.Client{Transport: &http.Transport{}},
+				Stdin:  os.Stdin, Stdout: os.Stdout,
+				Interactive: term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd())),
+			}, os.Stderr))
+		},
+	}
+}
+
+// initServers is the servers to ask: $MM_INIT_SERVERS when set, else the
+// built-in local servers.
+func initServers(env string) ([]llm.LocalServer, error) {
+	if strings.TrimSpace(env) == "" {
+		return llm.LocalServers(), nil
+	}
+	var servers []llm.LocalServer
+	for _, item := range strings.Split(env, ",") {
+		name, url, ok := strings.Cut(strings.TrimSpace(item), "=")
+		if !ok || !validProviderName(name) || !strings.HasPrefix(url, "http") {
+			return nil, fmt.Errorf("%s: %q: want <provider>=<base URL>, e.g. ollama=http://localhost:11434/v1", initServersEnv, item)
+		}
+		servers = append(servers, llm.LocalServer{Provider: name, BaseURL: strings.TrimRight(url, "/")})
+	}
+	return servers, nil
+}
+
+// validProviderName reports whether name is [a-z0-9_-]+, a provider name
+// that can be written as a key and read back as the start of a model
+// reference.
+func validProviderName(name string) bool {
+	for _, r := range name {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_' && r != '-' {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// runInit writes the two files and returns the exit status.
+func runInit(ctx context.Context, o initOptions, stderr io.Writer) int {
+	for _, name := range []string{initMainFile, initExpertFile} {
+		if _, err := os.Lstat(filepath.Join(o.Dir, name)); err == nil {
+			fmt.Fprintf(stderr, "mm init: %s already exists in %s: mm init writes new files only; edit it, or run mm init in another folder\n", name, o.Dir)
+			return 1
+		}
+	}
+	model, server, note := o.Model, llm.LocalServer{}, ""
+	if model == "" {
+		var ok bool
+		model, server, ok = pickModel(ctx, o, stderr)
+		if !ok {
+			model, note = placeholderModel, "A placeholder: no local model server answered when mm init ran.\n# Start one, and put one of its models here."
+		}
+	}
+	if err := writeInitFiles(o.Dir, model, note, server); err != nil {
+		fmt.Fprintf(stderr, "mm init: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(o.Stdout, "wrote %s (model: %s) and %s\n", initMainFile, frontend.Visible(model), initExpertFile)
+	if note != "" {
+		fmt.Fprint(o.Stdout, startServerHint)
+	}
+	fmt.Fprintln(o.Stdout, "next: mm check, then mm, mm -p \"question\" or mm --ask expert \"question\"")
+	return 0
+}
+
+// startServerHint says how to start each local server.
+const startServerHint = `start a local model server, then put one of its models in model: (<provider>/<model>):
+  llmman serve                              # llmman/<model>
+  ollama serve; ollama pull qwen3:8b        # ollama/qwen3:8b
+  llama-server -m model.gguf --port 8080    # llamacpp/default
+  lms server start                          # LM Studio: lmstudio/<model>
+`
+
+// serverModels is what one server answered.
+type serverModels struct {
+	server llm.LocalServer
+	models []string
+	err    error
+}
+
+// pickModel asks the servers for their models and picks one: the person's
+// choice on a terminal, else the first. ok is false when none answered.
+func pickModel(ctx context.Context, o initOptions, stderr io.Writer) (model string, server llm.LocalServer, ok bool) {
+	var refs []string
+	var from []llm.LocalServer
+	var silent []string
+	for _, a := range probeServers(ctx, o.Client, o.Servers) {
+		if a.err != nil {
+			silent = append(silent, fmt.Sprintf("%s (%s)", a.server.Provider, a.server.BaseURL))
+			continue
+		}
+		for _, m := range a.models {
+			refs = append(refs, a.server.Provider+"/"+m)
+			from = append(from, a.server)
+		}
+	}
+	if len(refs) == 0 {
+		fmt.Fprintf(stderr, "mm init: no local model server answered: %s\n", strings.Join(silent, ", "))
+		return "", llm.LocalServer{}, false
+	}
+	i := 0
+	if o.Interactive {
+		i = choose(o.Stdin, o.Stdout, refs)
+	} else {
+		fmt.Fprintf(stderr, "mm init: using %s, the first of %d model(s) found (choose another with --model)\n", frontend.Visible(refs[0]), len(refs))
+	}
+	return refs[i], from[i], true
+}
+
+// probeServers asks every server for its models at once, each bounded by
+// probeTimeout; the answers are in the servers' order.
+func probeServers(ctx context.Context, client *http.Client, servers []llm.LocalServer) []serverModels {
+	answers := make([]serverModels, len(servers))
+	var wg sync.WaitGroup
+	for i, s := range servers {
+		wg.Go(func() {
+			models, err := listModels(ctx, client, s.BaseURL)
+			answers[i] = serverModels{server: s, models: models, err: err}
+		})
+	}
+	wg.Wait()
+	return answers
+}
+
+// listModels asks an OpenAI-compatible server at baseURL for its models
+// (GET <baseURL>/models): their ids, in the server's order.
+func listModels(ctx context.Context, client *http.Client, baseURL string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(baseURL, "/")+"/models", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET /models: %s", resp.Status)
+	}
+	var body struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxModelsBody)).Decode(&body); err != nil {
+		return nil, fmt.Errorf("GET /models: %w", err)
+	}
+	var ids []string
+	for _, m := range body.Data {
+		if id := strings.TrimSpace(m.ID); id != "" && len(ids) < maxModelsListed {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, errors.New("GET /models: no model")
+	}
+	return ids, nil
+}
+
+// choose lists refs and reads the person's pick, a number (Enter: the
+// first); the end of the input takes the first too.
+func choose(in io.Reader, out io.Writer, refs []string) int {
+	fmt.Fprintln(out, "Models on the local servers:")
+	for i, r := range refs {
+		fmt.Fprintf(out, "  %d. %s\n", i+1, frontend.Visible(r))
+	}
+	lines := bufio.NewScanner(in)
+	for {
+		fmt.Fprintf(out, "Which model? [1]: ")
+		if !lines.Scan() {
+			fmt.Fprintln(out)
+			return 0
+		}
+		text := strings.TrimSpace(lines.Text())
+		if text == "" {
+			return 0
+		}
+		if n, err := strconv.Atoi(text); err == nil && n >= 1 && n <= len(refs) {
+			return n - 1
+		}
+		fmt.Fprintf(out, "  a number from 1 to %d, please\n", len(refs))
+	}
+}
+
+// writeInitFiles writes agent.yaml and agent.expert.yaml in dir, neither
+// over an existing file. note, when set, is written above the model line.
+// A server away from its default address gets a providers: entry.
+func writeInitFiles(dir, model, note string, server llm.LocalServer) error {
+	line, err := yaml.Marshal(model)
+	if err != nil {
+		return fmt.Errorf("write the model %q: %w", model, err)
+	}
+	modelLine := "model: " + strings.TrimSuffix(string(line), "\n")
+	if note != "" {
+		modelLine = "# " + note + "\n" + modelLine
+	}
+	providers := ""
+	if server.Provider != "" && !isDefaultServer(server) {
+		url, _ := yaml.Marshal(server.BaseURL)
+		providers = fmt.Sprintf("\n# Where the %[1]s server answered when mm init ran (not its default address).\nproviders:\n  %[1]s:\n    baseURL: %[2]s", server.Provider, strings.TrimSuffix(string(url), "\n")) + "\n"
+	}
+	written := []string{}
+	for _, f := range []struct{ name, body string }{
+		{initMainFile, fmt.Sprintf(mainTemplate, modelLine, providers)},
+		{initExpertFile, fmt.Sprintf(expertTemplate, modelLine, providers)},
+	} {
+		path := filepath.Join(dir, f.name)
+		if err := writeNew(path, f.body); err != nil {
+			for _, p := range written {
+				os.Remove(p)
+			}
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		written = append(written, path)
+	}
+	return nil
+}
+
+// isDefaultServer reports whether s is a built-in local server at its
+// default address, which needs no providers: entry.
+func isDefaultServer(s llm.LocalServer) bool {
+	for _, d := range llm.LocalServers() {
+		if d == s {
+			return true
+		}
+	}
+	return false
+}
+
+// writeNew writes body to a file that must not exist yet.
+func writeNew(path, body string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(body); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	return f.Close()
+}
+
+// mainTemplate is agent.yaml: the model line, then a providers: block or
+// nothing.
+const mainTemplate = `# agent.yaml — the main agent, written by mm init. Check it with: mm check
+# Every key is described in mm's docs/reference/config.md.
+
+# The model, as <provider>/<model> (--model and $MM_MODEL override it).
+%s
+description: the main agent
+
+# The tools the model may call; all of them when tools: is left out.
+# tools: [bash, read_file, write_file, edit_file, ask_agent]
+
+# The agents this one may ask, each a configuration file of its own: the
+# ask_agent tool, /ask-expert in the line mode, mm --ask expert "question".
+mmConfigs:
+  expert: agent.expert.yaml
+
+# Hooks run your commands at fixed points of a turn (docs/reference/hooks.md):
+# a hook reads the event as JSON on stdin and may answer with JSON on stdout.
+hooks:
+  preToolCall:
+    # Refuse bash commands that delete recursively, before any consent question.
+    - matcher: ^bash$
+      command: |
+        if grep -q 'rm -r'; then
+          printf '{"action":"deny","reason":"recursive deletes are not run by this agent"}'
+        fi
+      timeout: 5s
+%s`
+
+// expertTemplate is agent.expert.yaml, filled like mainTemplate.
+const expertTemplate = `# agent.expert.yaml — the expert agent.yaml may ask (its mmConfigs: expert),
+# written by mm init. It runs as an mm process of its own, with its own model,
+# tools and hooks; try it with: mm --ask expert "question"
+
+%s
+description: answers one question at a time, briefly
+system: |
+  You are an expert another agent consults. Answer the question you are
+  asked in at most five sentences, and say so when you do not know.
+
+# Reading only: the expert looks things up and changes nothing.
+tools: [read_file]
+%s`

@@ -1,0 +1,492 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mm-agent/mm/frontend"
+	"github.com/mm-agent/mm/frontend/tui"
+	"github.com/mm-agent/mm/internal/acpconn"
+	"github.com/mm-agent/mm/internal/regularfile"
+	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/orchestrator"
+)
+
+// flags are the root command's flags.
+type flags struct {
+	print          bool
+	ask            string
+	askWithContext string
+	acp            bool
+	tui            bool
+	config         string
+	model          string
+	yolo           bool
+	version        bool
+	outputFormat   string
+	// cont, resume and noSave are --continue, --resume and --no-save.
+	cont   bool
+	resume string
+	noSave bool
+
+	// chain is where this mm is in a chain of asks, when the asking mm
+	// could not pass it in the environment (over ssh): hidden flags.
+	chain chainFlags
+
+	// argv is the command line as given, for a hand-over to mm-full.
+	argv []string
+}
+
+// chainFlags are the hidden flags an mm asked over ssh is started with:
+// what MM_ASKED_DEPTH, MM_ASK_MAX_DEPTH and MM_ASK_CHAIN say to an mm
+// started on the same machine, and the folder its sessions work in.
+type chainFlags struct {
+	askedDepth, askMaxDepth, askChain, sessionCwd string
+}
+
+// exitCode carries a command's exit status through cobra.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+// runWith runs mm with the streams, environment and working directory of
+// s; end is nil in a test, where no signal ends mm.
+func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
+	f := flags{argv: args}
+	root := &cobra.Command{
+		Use:   "mm [-p question | --ask agent question | -acp | -tui]",
+		Short: "mm — an agent CLI for local models, built around asking other agents",
+		Long: `mm runs an agent for local models. Without flags it starts the line mode.
+  mm -p "question"                 one turn; the answer on stdout
+  mm --ask <agent> "question"      one hand-off to an agent of mmConfigs
+  mm -acp                          an Agent Client Protocol agent over stdio
+  mm -tui                          the full-screen window
+  mm check                         validate a configuration and the agents it may ask
+  mm init                          write a starter agent.yaml for a model of a local server
+  mm serve --a2a host:port         serve the configuration as an A2A agent
+  mm sessions                      list the saved sessions; mm --continue, --resume <id> go on with one`,
+		Args:          cobra.ArbitraryArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.version {
+				fmt.Fprintln(cmd.OutOrStdout(), versionLine())
+				return nil
+			}
+			return exitCode(runRoot(cmd.Context(), end, s, f, args))
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringVarP(&f.config, "config", "c", "", "configuration file (default $MM_CONFIG, else ./agent.yaml)")
+	pf.StringVar(&f.model, "model", "", "model reference <provider>/<model>, overriding model:")
+	pf.BoolVar(&f.yolo, "yolo", false, "run tool calls without asking for consent")
+	fl := root.Flags()
+	fl.BoolVarP(&f.print, "print", "p", false, "answer one question (the arguments, or stdin) and exit")
+	fl.StringVar(&f.ask, "ask", "", "hand one question to the named agent and print its answer")
+	fl.StringVar(&f.askWithContext, "ask-with-context", "", "like --ask, sending the conversation read from stdin")
+	fl.BoolVar(&f.acp, "acp", false, "speak the Agent Client Protocol on stdin/stdout (for editors and parent agents)")
+	fl.BoolVar(&f.tui, "tui", false, "the full-screen window")
+	fl.StringVar(&f.outputFormat, "output-format", "text", "what -p and --ask write on stdout: text, json or stream-json")
+	fl.BoolVar(&f.version, "version", false, "print mm's version (as mm version does)")
+	fl.BoolVar(&f.cont, "continue", false, "go on with the latest saved session of this folder")
+	fl.StringVar(&f.resume, "resume", "", "go on with the saved session `id` (a unique start of it is enough; mm sessions lists them)")
+	fl.BoolVar(&f.noSave, "no-save", false, "do not save this session (as persist: false)")
+	for _, h := range []struct {
+		p          *string
+		name, help string
+	}{
+		{&f.chain.askedDepth, "asked-depth", "this agent's depth in a chain of asks (MM_ASKED_DEPTH)"},
+		{&f.chain.askMaxDepth, "ask-max-depth", "the chain's limit (MM_ASK_MAX_DEPTH)"},
+		{&f.chain.askChain, "ask-chain", "the chain of agents that asked this one (MM_ASK_CHAIN)"},
+		{&f.chain.sessionCwd, "session-cwd", "with -acp: every session's folder, whatever session/new says"},
+	} {
+		fl.StringVar(h.p, h.name, "", h.help)
+		_ = fl.MarkHidden(h.name) // for an mm that asks over ssh, not for people
+	}
+	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f), serveCmd(&f, s, end), sessionsCmd(s))
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
+	})
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.ErrOut)
+
+	root.SetArgs(normalizeArgs(args))
+	ctx, flush, lacks := traced(ctx, s)
+	if lacks != "" {
+		return handOver(s, &f, lacks)
+	}
+	defer flush()
+	err := root.ExecuteContext(ctx)
+	var code exitCode
+	switch {
+	case errors.As(err, &code):
+		return int(code)
+	case err != nil:
+		fmt.Fprintf(root.ErrOrStderr(), "mm: %v\n", err)
+		return 2
+	}
+	return 0
+}
+
+// configPath is the configuration file the flags and $MM_CONFIG name, or
+// ./agent.yaml; "" for none.
+func configPath(f *flags, s *streams, cwd string) string {
+	return mmconfigs.Find(f.config, s.Getenv("MM_CONFIG"), cwd)
+}
+
+// loadConfig finds and loads the configuration; nil and false after printing
+// the error.
+func loadConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, bool) {
+	path := configPath(f, s, cwd)
+	if path == "" {
+		return mmconfigs.Default(cwd, s.Getenv), true
+	}
+	c, err := mmconfigs.Load(path, cwd, s.Getenv)
+	if err != nil {
+		frontend.ReportError(s.ErrOut, err)
+		return nil, false
+	}
+	return c, true
+}
+
+// sessionOptions are the options every session mm starts from its command
+// line shares: the environment its processes inherit (the session adds
+// MM_BIN and MM_CONFIG), --model and --yolo. cfg may be nil, for sessions
+// that each load their own (mm -acp without a configuration).
+func sessionOptions(f *flags, s *streams, cfg *mmconfigs.Config, cwd string) orchestrator.Options {
+	return orchestrator.Options{Config: cfg, Cwd: cwd, Environ: s.Environ(), Model: f.model, Yolo: f.yolo, Bin: s.Bin}
+}
+
+// validate is the output format the flags give, or a usage error: two
+// modes at once, or a format for a mode that writes none.
+func (f *flags) validate() (frontend.OutputFormat, error) {
+	modes := 0
+	for _, on := range []bool{f.print, f.ask != "", f.askWithContext != "", f.acp, f.tui} {
+		if on {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return "", errors.New("give one of -p, --ask, --ask-with-context, -acp, -tui")
+	}
+	switch {
+	case f.cont && f.resume != "":
+		return "", errors.New("give one of --continue and --resume")
+	case (f.cont || f.resume != "") && f.acp:
+		return "", errResumeACP
+	}
+	format, err := frontend.ParseOutputFormat(f.outputFormat)
+	if err == nil && format != frontend.FormatText && !f.print && f.ask == "" && f.askWithContext == "" {
+		err = fmt.Errorf("--output-format %s works with -p and --ask only", format)
+	}
+	return format, err
+}
+
+// runRoot runs the mode the flags choose: -acp, -p, --ask, -tui, else the
+// line mode.
+func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []string) int {
+	cwd, err := s.Getwd()
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
+		return 1
+	}
+	format, err := f.validate()
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
+		return 2
+	}
+	if s, err = f.chain.apply(s, cwd, f.acp); err != nil {
+		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
+		return 2
+	}
+	if f.acp {
+		return runACP(ctx, s, f, cwd)
+	}
+	cfg, ok := loadConfig(&f, s, cwd)
+	if !ok {
+		return 1
+	}
+	if what := s.Features.lacks(cfg); what != "" {
+		return handOver(s, &f, what)
+	}
+	model := cfg.Model
+	if f.model != "" {
+		model = f.model
+	}
+	st, resumed, say, err := newStore(&f, s, cfg.Abs, model, cwd, cfg.Persist)
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
+		return 1
+	}
+	defer func() {
+		if err := st.close(); err != nil {
+			fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
+		}
+	}()
+	m := &mode{ctx: ctx, end: end, s: s, f: f, cfg: cfg, cwd: cwd, format: format, store: st, resumed: resumed, say: say}
+	switch {
+	case f.print:
+		return m.runPrint(args)
+	case f.ask != "" || f.askWithContext != "":
+		return m.runAsk(args)
+	case f.tui:
+		return m.runTUI(args)
+	}
+	return m.runLine(args)
+}
+
+// mode is what every mode but -acp runs with: one configuration, loaded
+// from the working directory.
+type mode struct {
+	ctx    context.Context
+	end    *ending
+	s      *streams
+	f      flags
+	cfg    *mmconfigs.Config
+	cwd    string
+	format frontend.OutputFormat
+	// store saves the session; resumed is the saved one it goes on with
+	// (nil: a new one), say the line that tells so.
+	store   *store
+	resumed *orchestrator.Resumed
+	say     string
+}
+
+// session starts the session of the mode; askOnly for one that only hands
+// off (mm --ask), which needs no model.
+func (m *mode) session(askOnly bool) func(orchestrator.Sink) (*orchestrator.Session, error) {
+	return func(sink orchestrator.Sink) (*orchestrator.Session, error) {
+		opts := sessionOptions(&m.f, m.s, m.cfg, m.cwd)
+		opts.Sink, opts.NoModel = sink, askOnly
+		withWasm(&opts, wasmRuntime(m.s.Features, m.cfg))
+		opts.Recorder, opts.Resume, opts.Store = m.store.recorder(), m.resumed, m.store
+		return orchestrator.New(m.ctx, opts)
+	}
+}
+
+// banner is the line mode's and the window's first lines.
+func (m *mode) banner(s *orchestrator.Session) string {
+	// The model the session runs, which --model may have given.
+	shown := *m.cfg
+	shown.Model = s.Model()
+	return shown.Banner(version(), m.cwd, s.MCPBanner(), s.SkillsBanner())
+}
+
+// lineBanner is the line mode's first lines: the banner, then what was
+// resumed.
+func (m *mode) lineBanner(s *orchestrator.Session) string {
+	if m.say != "" {
+		return m.banner(s) + "\n" + m.say
+	}
+	return m.banner(s)
+}
+
+// sayingResumed is the window's session: what was resumed is said in its
+// transcript, the banner being one row.
+func (m *mode) sayingResumed(start func(orchestrator.Sink) (*orchestrator.Session, error)) func(orchestrator.Sink) (*orchestrator.Session, error) {
+	return func(sink orchestrator.Sink) (*orchestrator.Session, error) {
+		s, err := start(sink)
+		if err == nil && m.say != "" {
+			for _, line := range strings.Split(m.say, "\n") {
+				sink.Emit(orchestrator.Notice{Kind: orchestrator.NoticeInfo, Text: line})
+			}
+		}
+		return s, err
+	}
+}
+
+// sayResumed tells on stderr what -p and --ask resumed.
+func (m *mode) sayResumed() {
+	if m.say != "" {
+		fmt.Fprintln(m.s.ErrOut, m.say)
+	}
+}
+
+// oneQuestion makes Ctrl-C end mm, for the modes that answer one question.
+func (m *mode) oneQuestion() {
+	if m.end != nil {
+		m.end.also(os.Interrupt)
+	}
+}
+
+// runPrint is mm -p: one turn on the question of the arguments, or of stdin.
+func (m *mode) runPrint(args []string) int {
+	s := m.s
+	question := strings.Join(args, " ")
+	if question == "" && !s.InTerminal {
+		b, err := readStdin(s.In)
+		if err != nil {
+			fmt.Fprintf(s.ErrOut, "mm -p: read the question from stdin: %v\n", err)
+			return 1
+		}
+		question = strings.TrimRight(string(b), "\n")
+	}
+	if strings.TrimSpace(question) == "" {
+		fmt.Fprintln(s.ErrOut, `mm -p: no question: give it as an argument (mm -p "…") or on stdin`)
+		return 2
+	}
+	m.oneQuestion()
+	m.sayResumed()
+	// A structuredOutput agent's stdout is its JSON alone: no ⚙ block
+	// (hooks reference, Display).
+	structured := m.cfg.StructuredOutput != nil
+	return frontend.Print(m.ctx, question, frontend.PrintOptions{
+		Session: m.session(false), Stdout: s.Out, Stderr: s.ErrOut,
+		StdoutTerminal: s.OutTerminal,
+		DisplayHooks:   m.cfg.DisplayHooks && !structured, DisplayCommands: m.cfg.DisplayCommands && !structured,
+		Format: m.format,
+	})
+}
+
+// runAsk is mm --ask and --ask-with-context: one hand-off to an agent of
+// mmConfigs.
+func (m *mode) runAsk(args []string) int {
+	s := m.s
+	name, withContext, transcript := m.f.ask, false, ""
+	if m.f.askWithContext != "" {
+		name, withContext = m.f.askWithContext, true
+		b, err := readStdin(s.In)
+		if err != nil {
+			fmt.Fprintf(s.ErrOut, "[ask: read the conversation from stdin: %v]\n", err)
+			return 1
+		}
+		transcript = strings.TrimRight(string(b), "\n")
+	}
+	question := strings.Join(args, " ")
+	if strings.TrimSpace(question) == "" {
+		fmt.Fprintf(s.ErrOut, "[ask: no question: mm --ask %s \"<question>\"]\n", name)
+		return 2
+	}
+	opts := frontend.AskOptions{
+		Session: m.session(true), Agent: name, WithContext: withContext, Transcript: transcript,
+		Stdout: s.Out, Stderr: s.ErrOut, StdoutTerminal: s.OutTerminal,
+		Format: m.format,
+	}
+	if s.InTerminal && !withContext {
+		opts.Consent = frontend.TerminalConsent(s.In, s.ErrOut)
+	}
+	m.oneQuestion()
+	m.sayResumed()
+	return frontend.Ask(m.ctx, question, opts)
+}
+
+// runTUI is mm -tui: the full-screen window.
+func (m *mode) runTUI(args []string) int {
+	s := m.s
+	if len(args) > 0 {
+		fmt.Fprintf(s.ErrOut, "mm -tui: unexpected arguments %q: type the question in the window\n", strings.Join(args, " "))
+		return 2
+	}
+	in, out, err := s.terminalFiles()
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm -tui: %v\n", err)
+		return 1
+	}
+	return tui.Run(m.ctx, tui.Options{
+		Session: m.sayingResumed(m.session(false)), Banner: m.banner,
+		Stdin: in, Stdout: out, Stderr: s.ErrOut,
+		DisplayHooks: m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,
+	})
+}
+
+// runLine is the line mode, mm without a mode flag.
+func (m *mode) runLine(args []string) int {
+	s := m.s
+	if len(args) > 0 {
+		fmt.Fprintf(s.ErrOut, "mm: unexpected arguments %q: use mm -p \"<question>\" for one question\n", strings.Join(args, " "))
+		return 2
+	}
+	hist := ""
+	if s.InTerminal {
+		hist = historyFile(s.ErrOut)
+	}
+	stdin, closeStdin := s.lineIn(m.ctx)
+	defer closeStdin()
+	return frontend.Line(m.ctx, frontend.LineOptions{
+		Session: m.session(false), Banner: m.lineBanner,
+		Stdin: stdin, Stdout: s.Out, Stderr: s.ErrOut, Terminal: s.InTerminal,
+		HistoryFile:  hist,
+		DisplayHooks: m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,
+	})
+}
+
+// historyFile is where the line mode keeps its history: mm/history in the
+// user's cache folder, a folder only its owner may enter (0700, made so if
+// an older mm or another program left it open); "" for none, the reason
+// said on stderr. The file is frontend.HistoryMode.
+func historyFile(stderr io.Writer) string {
+	dir, err := os.UserCacheDir()
+	if err == nil {
+		dir = filepath.Join(dir, "mm")
+		err = privateDir(dir)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mm: no line history: %v\n", err)
+		return ""
+	}
+	path := filepath.Join(dir, "history")
+	if err := privateFile(path); err != nil {
+		fmt.Fprintf(stderr, "mm: no line history: %s: %v\n", path, err)
+		return ""
+	}
+	return path
+}
+
+// privateFile creates path with frontend.HistoryMode, or gives an existing
+// file that mode; a path that is not a regular file is refused.
+func privateFile(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, frontend.HistoryMode)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return errors.New("not a regular file")
+	case fi.Mode().Perm() != frontend.HistoryMode:
+		return os.Chmod(path, frontend.HistoryMode)
+	}
+	return nil
+}
+
+// privateDir creates dir with mode 0700, or gives an existing folder that
+// mode.
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	fi, err := os.Lstat(dir)
+	switch {
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a folder", dir)
+	case fi.Mode().Perm() != 0o700:
+		return os.Chmod(dir, 0o700)
+	}
+	return nil
+}
+
+// readStdin reads a question or a conversation from stdin, up to what one
+// message to an agent can carry: more could never be sent, and /dev/zero
+// must not fill the memory.
+func readStdin(stdin io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(stdin, acpconn.MaxMessage+1))
+	if err == nil && len(b) > acpconn.MaxMessage {
+		err = fmt.Errorf("over %s, the limit of one message to an agent: send less", regularfile.FormatSize(acpconn.MaxMessage))
+	}
+	return b, err
+}

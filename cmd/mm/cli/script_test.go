@@ -1,0 +1,243 @@
+package cli
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mm-agent/mm/internal/mustend"
+)
+
+// mmBin is the real mm binary the scripts run, built once in TestMain so
+// that child agents (started as $MM_BIN -acp) are the same binary; mm-full
+// is built beside it, for the runs mm hands over (wasm, MCP, tracing).
+var mmBin string
+
+// fakeAgentBin is agentproc's fake ACP agent, built once in TestMain.
+var fakeAgentBin string
+
+// coverBuild is set when mmBin is built with -cover, because GOCOVERDIR is
+// set: every run of it then writes its coverage there (see
+// docs/explanation/testing.md).
+var coverBuild bool
+
+// goEnv keeps the go command's caches for scripts that build wasm modules
+// (their HOME is their work folder).
+var goEnv []string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mm-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	mmBin = filepath.Join(dir, "mm")
+	// The tests that run mm with this process's environment save their
+	// sessions here, not in the home folder (the scripts' HOME is their
+	// work folder).
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	// Without VCS stamping, the version is "devel" whatever the commit,
+	// and the scripts can show it.
+	args := []string{"build", "-buildvcs=false"}
+	if os.Getenv("GOCOVERDIR") != "" {
+		coverBuild = true
+		args = append(args, "-cover", "-coverpkg=github.com/mm-agent/mm/...")
+	}
+	for bin, pkg := range map[string]string{mmBin: "..", filepath.Join(dir, "mm-full"): "../../mm-full"} {
+		build := exec.Command("go", append(args[:len(args):len(args)], "-o", bin, pkg)...)
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "build", bin+":", err)
+			os.RemoveAll(dir)
+			os.Exit(2)
+		}
+	}
+	// The fake ACP agent of agentproc's tests: an agent other than mm for
+	// the scripts' agents by command ($FAKEAGENT).
+	fakeAgentBin = filepath.Join(dir, "fakeagent")
+	build := exec.Command("go", "build", "-o", fakeAgentBin, "../../../agentproc/testdata/fakeagent")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build the fake agent:", err)
+		os.RemoveAll(dir)
+		os.Exit(2)
+	}
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err == nil {
+		f := strings.Fields(string(out))
+		if len(f) == 3 {
+			goEnv = []string{"GOCACHE=" + f[0], "GOMODCACHE=" + f[1], "GOPATH=" + f[2]}
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// TestScripts runs testdata/script/*.txtar: one behaviour of the real
+// binary per file.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:   "testdata/script",
+		Setup: setupScript,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"nochildren":   cmdNoChildren,
+			"outputschema": cmdOutputSchema,
+			"waitfile":     cmdWaitFile,
+			"freeport":     cmdFreePort,
+			"waitport":     cmdWaitPort,
+			"lastsession":  cmdLastSession,
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "node":
+				_, err := exec.LookPath("node")
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+	})
+}
+
+// setupScript gives a script the built mm first in $PATH, its work folder
+// as $HOME, none of mm's variables of the test's own environment, and
+// $EXAMPLES, $FAKEAGENT and $MMDIR (the folder of mm and mm-full).
+func setupScript(env *testscript.Env) error {
+	env.Setenv("PATH", filepath.Dir(mmBin)+string(os.PathListSeparator)+env.Getenv("PATH"))
+	env.Setenv("MMDIR", filepath.Dir(mmBin))
+	env.Setenv("MM_FULL", "")
+	env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
+	env.Setenv("HOME", env.WorkDir)
+	env.Setenv("MM_MODEL", "")
+	env.Setenv("MM_CONFIG", "")
+	env.Setenv("MM_ASKED_DEPTH", "")
+	env.Setenv("MM_ASK_CHAIN", "")
+	env.Setenv("MM_ASK_MAX_DEPTH", "")
+	env.Setenv("MM_BIN", "")
+	env.Setenv("EXAMPLES", filepath.Join(repoRoot(), "examples"))
+	env.Setenv("FAKEAGENT", fakeAgentBin)
+	if coverBuild {
+		env.Setenv("GOCOVERDIR", os.Getenv("GOCOVERDIR"))
+	}
+	for _, kv := range goEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		env.Setenv(k, v)
+	}
+	return nil
+}
+
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+}
+
+// cmdNoChildren asserts that no process whose command line contains the
+// given text (default: the mm binary) still runs in the script's work
+// folder (so that scripts running in parallel do not see each other's).
+func cmdNoChildren(ts *testscript.TestScript, neg bool, args []string) {
+	needle := mmBin
+	if len(args) > 0 {
+		needle = strings.Join(args, " ")
+	}
+	work := ts.Getenv("WORK")
+	gone := func() bool { return len(processesMatching(needle, work)) == 0 }
+	if !mustend.Eventually(5*time.Second, gone) && !neg {
+		ts.Fatalf("processes left behind: %s", strings.Join(processesMatching(needle, work), "; "))
+	}
+}
+
+func processesMatching(needle, work string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	self := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		cmd := strings.ReplaceAll(string(b), "\x00", " ")
+		cwd, _ := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		if cwd != work && !strings.HasPrefix(cwd, work+"/") && !strings.Contains(cmd, work) {
+			continue
+		}
+		if strings.Contains(cmd, needle) && syscall.Kill(pid, 0) == nil {
+			if st, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); strings.Contains(string(st), ") Z ") {
+				out = append(out, fmt.Sprintf("%d (zombie) %s", pid, cmd))
+				continue
+			}
+			out = append(out, fmt.Sprintf("%d %s", pid, cmd))
+		}
+	}
+	return out
+}
+
+// cmdFreePort sets the variable named to a loopback TCP port free now, for
+// a server the script starts (mm serve --a2a).
+func cmdFreePort(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: freeport VAR")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	port := ln.Addr().(*net.TCPAddr).Port
+	ts.Check(ln.Close())
+	ts.Setenv(args[0], strconv.Itoa(port))
+}
+
+// cmdWaitPort waits up to 10 s for a server to listen on a loopback port.
+func cmdWaitPort(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: waitport port")
+	}
+	up := func() bool {
+		c, err := net.Dial("tcp", "127.0.0.1:"+args[0])
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}
+	if !mustend.Eventually(10*time.Second, up) {
+		ts.Fatalf("nothing listens on port %s", args[0])
+	}
+}
+
+// cmdWaitFile waits up to 10 s for a file to exist.
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: waitfile path")
+	}
+	p := ts.MkAbs(args[0])
+	if !mustend.Eventually(10*time.Second, func() bool { _, err := os.Stat(p); return err == nil }) {
+		ts.Fatalf("%s did not appear", args[0])
+	}
+}
+
+// cmdLastSession sets the variable it names to the id of the session saved
+// last ($HOME/.local/state/mm/sessions: ids sort by time), so that a
+// script can resume it.
+func cmdLastSession(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: lastsession VAR")
+	}
+	// The session files only: the asked agents' are in a folder of theirs.
+	files, err := filepath.Glob(filepath.Join(ts.Getenv("HOME"), ".local", "state", "mm", "sessions", "*.jsonl"))
+	ts.Check(err)
+	if len(files) == 0 {
+		ts.Fatalf("no saved session")
+	}
+	ts.Setenv(args[0], strings.TrimSuffix(filepath.Base(files[len(files)-1]), ".jsonl"))
+}

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/mm-agent/mm/internal/proc"
+)
+
+// exitGrace is how long, after a signal that ends mm, the session has to
+// close by itself — its turn cancelled, its asked agents and MCP servers
+// told to stop, postAsk hooks run — before mm kills whatever is left and
+// exits. A session closes in milliseconds unless a child ignores being
+// told; with proc.ShutdownWait after it, mm is gone within the 3 seconds it
+// promises.
+const exitGrace = time.Second
+
+// ending watches the signals that end mm. The first cancels the context
+// every front end runs under, so that the session ends and closes the way
+// it always does. If mm has not exited exitGrace later, or at a second
+// signal, everything mm started is killed and reaped and mm exits. Either
+// way its exit status is 128 plus the signal's number, as a shell reports
+// a command a signal ended.
+type ending struct {
+	sigs   chan os.Signal
+	cancel context.CancelFunc
+	term   *term.State // stdin's terminal as mm found it, or nil
+
+	mu  sync.Mutex
+	got syscall.Signal // the first signal; 0 while none came
+}
+
+// watchEndings starts watching sigs, for the life of mm; ctx is cancelled
+// at the first.
+func watchEndings(sigs ...os.Signal) (context.Context, *ending) {
+	ctx, cancel := context.WithCancel(context.Background())
+	e := &ending{sigs: make(chan os.Signal, 2), cancel: cancel}
+	if fd := int(os.Stdin.Fd()); term.IsTerminal(fd) {
+		e.term, _ = term.GetState(fd)
+	}
+	signal.Notify(e.sigs, sigs...)
+	go e.watch()
+	return ctx, e
+}
+
+// also adds sigs to the signals that end mm.
+func (e *ending) also(sigs ...os.Signal) { signal.Notify(e.sigs, sigs...) }
+
+// watch runs until mm exits: by the end of main, or by exitNow.
+func (e *ending) watch() {
+	var late <-chan time.Time
+	for {
+		select {
+		case s := <-e.sigs:
+			if !e.record(s) {
+				e.exitNow() // a second signal: at once
+			}
+			e.cancel()
+			late = time.After(exitGrace)
+		case <-late:
+			// The front end is still closing, or cannot notice (a read
+			// of the terminal).
+			e.exitNow()
+		}
+	}
+}
+
+// record keeps s if it is the first signal, and says so.
+func (e *ending) record(s os.Signal) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.got != 0 {
+		return false
+	}
+	e.got = syscall.SIGTERM
+	if n, ok := s.(syscall.Signal); ok {
+		e.got = n
+	}
+	return true
+}
+
+// exitNow gives the terminal back as it was, kills and reaps everything
+// mm started, and exits.
+func (e *ending) exitNow() {
+	if e.term != nil {
+		_ = term.Restore(int(os.Stdin.Fd()), e.term)
+	}
+	proc.Shutdown()
+	os.Exit(e.status(0))
+}
+
+// status is code, or 128 plus the number of the signal that ended mm.
+func (e *ending) status(code int) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.got != 0 {
+		return 128 + int(e.got)
+	}
+	return code
+}
