@@ -10,6 +10,7 @@ import (
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
 	"github.com/mm-agent/mm/skills"
+	"github.com/mm-agent/mm/tools/mcptools"
 )
 
 // checkCmd is mm check: every configuration the flags name, and each one
@@ -56,7 +57,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, problem)
 					hooksOK = false
 				}
-				for _, st := range orchestrator.ProbeMCP(cmd.Context(), c, cwd, s.Environ()) {
+				for _, st := range orchestrator.ProbeMCP(cmd.Context(), mcptools.Start, c, cwd, s.Environ()) {
 					if st.Err != nil {
 						fmt.Fprintf(errOut, "  %v\n", st.Err)
 						mcpOK = false

@@ -18,6 +18,7 @@ import (
 	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
+	"github.com/mm-agent/mm/tools/mcptools"
 )
 
 // flags are the root command's flags.
@@ -163,7 +164,8 @@ func loadConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, bool) {
 // MM_BIN and MM_CONFIG), --model and --yolo. cfg may be nil, for sessions
 // that each load their own (mm -acp without a configuration).
 func sessionOptions(f *flags, s *streams, cfg *mmconfigs.Config, cwd string) orchestrator.Options {
-	return orchestrator.Options{Config: cfg, Cwd: cwd, Environ: s.Environ(), Model: f.model, Yolo: f.yolo}
+	return orchestrator.Options{Config: cfg, Cwd: cwd, Environ: s.Environ(), Model: f.model, Yolo: f.yolo,
+		StartMCP: mcptools.Start}
 }
 
 // validate is the output format the flags give, or a usage error: two
