@@ -61,15 +61,19 @@ func mcpList(cfg *mmconfigs.Config, environ []string, extra []MCPServer) ([]tool
 	return list, warnings
 }
 
-// startMCP starts the session's MCP servers and offers their tools. A
-// server that fails is a warning; the session goes on without it.
-func (s *Session) startMCP(ctx context.Context, extra []MCPServer) {
+// startMCP starts the session's MCP servers with start and offers their
+// tools. A server that fails is a warning; the session goes on without it.
+// Without a starter (the mm binary), every server is such a failure.
+func (s *Session) startMCP(ctx context.Context, start tools.MCPStarter, extra []MCPServer) {
 	list, warnings := mcpList(s.cfg, s.environ, extra)
 	s.warnings = append(s.warnings, warnings...)
 	if len(list) == 0 {
 		return
 	}
-	set, errs := tools.StartMCP(ctx, list, tools.Env{Cwd: s.cwd, Environ: s.environ}, 0)
+	if start == nil {
+		start = startWithoutClient
+	}
+	set, errs := start(ctx, list, tools.Env{Cwd: s.cwd, Environ: s.environ}, 0)
 	for _, err := range errs {
 		s.warnings = append(s.warnings, err.Error())
 	}
@@ -105,8 +109,24 @@ func (s *Session) Warnings() []string { return append([]string(nil), s.warnings.
 
 // MCPServers reports the session's MCP servers.
 func (s *Session) MCPServers() []MCPStatus {
+	if s.mcp == nil {
+		return nil
+	}
+	return mcpStatuses(s.mcp)
+}
+
+// closeMCP stops the session's MCP servers, if it started any.
+func (s *Session) closeMCP() error {
+	if s.mcp == nil {
+		return nil
+	}
+	return s.mcp.Close()
+}
+
+// mcpStatuses is the status of every server of set, by name.
+func mcpStatuses(set tools.MCPTools) []MCPStatus {
 	var out []MCPStatus
-	for _, st := range s.mcp.Servers() {
+	for _, st := range set.Servers() {
 		out = append(out, MCPStatus{Name: st.Name, Tools: st.Tools, Err: st.Err})
 	}
 	return out
@@ -130,18 +150,18 @@ func (s *Session) MCPBanner() string {
 	return "mcp: " + strings.Join(parts, ", ")
 }
 
-// ProbeMCP starts a configuration's MCP servers, reports their tools or
-// start errors, and stops them (mm check).
-func ProbeMCP(ctx context.Context, cfg *mmconfigs.Config, cwd string, environ []string) []MCPStatus {
+// ProbeMCP starts a configuration's MCP servers with start, reports their
+// tools or start errors, and stops them (mm check). A nil start (the mm
+// binary) reports every server as needing mm-full.
+func ProbeMCP(ctx context.Context, start tools.MCPStarter, cfg *mmconfigs.Config, cwd string, environ []string) []MCPStatus {
 	list, _ := mcpList(cfg, environ, nil)
 	if len(list) == 0 {
 		return nil
 	}
-	set, _ := tools.StartMCP(ctx, list, tools.Env{Cwd: cwd, Environ: environ}, 0)
-	defer set.Close()
-	var out []MCPStatus
-	for _, st := range set.Servers() {
-		out = append(out, MCPStatus{Name: st.Name, Tools: st.Tools, Err: st.Err})
+	if start == nil {
+		start = startWithoutClient
 	}
-	return out
+	set, _ := start(ctx, list, tools.Env{Cwd: cwd, Environ: environ}, 0)
+	defer set.Close()
+	return mcpStatuses(set)
 }

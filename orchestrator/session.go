@@ -44,6 +44,10 @@ type Options struct {
 	// mm-full that mm handed a run over to gives mm, so that its asked
 	// agents start as mm again.
 	Bin string
+	// StartMCP starts the MCP servers (tools/mcptools.Start). It is nil in
+	// the mm binary, which links no MCP client: each server listed is then
+	// a warning that says to run mm-full. mm-full and tests set it.
+	StartMCP tools.MCPStarter
 	// Recorder saves the history as it happens; nil: it is not saved.
 	Recorder Recorder
 	// Resume is a saved session to go on with: its history and the
@@ -89,7 +93,7 @@ type Session struct {
 	always      map[string]bool
 	never       map[string]bool
 
-	mcp      *tools.MCPSet
+	mcp      tools.MCPTools // nil until servers are started
 	warnings []string
 
 	// system is the system prompt (prompt.go); skills the skills found.
@@ -189,7 +193,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	if !opts.NoModel {
 		s.prepareContext(env)
-		s.startMCP(ctx, opts.MCPServers)
+		s.startMCP(ctx, opts.StartMCP, opts.MCPServers)
 	}
 	return s, nil
 }
@@ -219,7 +223,7 @@ func (s *Session) joinChain(environ []string, bin string) {
 
 // Close stops the asked agents and the MCP servers the session started.
 func (s *Session) Close() error {
-	return errors.Join(s.asks.closeAll(), s.mcp.Close())
+	return errors.Join(s.asks.closeAll(), s.closeMCP())
 }
 
 // Model is the session's model reference.

@@ -49,7 +49,7 @@ func (bashTool) Run(ctx context.Context, env Env, input json.RawMessage) Result 
 	var command string
 	var seconds float64
 	if err := decodeInput(input, field{"command", true, &command}, field{"timeout", false, &seconds}); err != nil {
-		return badInput("bash", err)
+		return BadInput("bash", err)
 	}
 	if strings.TrimSpace(command) == "" {
 		return failure("bash", "invalid input: \"command\" is empty")

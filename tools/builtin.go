@@ -34,8 +34,9 @@ func failure(tool, format string, args ...any) Result {
 	return Result{Output: tool + ": " + fmt.Sprintf(format, args...), IsError: true}
 }
 
-// badInput is the result of input that does not fit the tool's schema.
-func badInput(tool string, err error) Result {
+// BadInput is the result of a call to the tool whose input does not fit
+// its schema: "<tool>: invalid input: <err>".
+func BadInput(tool string, err error) Result {
 	return failure(tool, "invalid input: %v", err)
 }
 

@@ -24,6 +24,15 @@ func newCappedBuffer(limit int) *cappedBuffer {
 	return &cappedBuffer{limit: limit}
 }
 
+// CapOutput returns a tool's output text as the model reads it, capped as
+// a command's is: past 30000 bytes, the middle is left out and a note says
+// how much.
+func CapOutput(s string) string {
+	b := newCappedBuffer(outputCap)
+	b.Write([]byte(s))
+	return b.String()
+}
+
 func (b *cappedBuffer) Write(p []byte) (int, error) {
 	n := len(p)
 	b.total += int64(n)

@@ -37,3 +37,25 @@ func TestCappedBuffer(t *testing.T) {
 		})
 	}
 }
+
+// TestCapOutput: a tool's text is capped as a command's output is, at
+// outputCap bytes.
+func TestCapOutput(t *testing.T) {
+	half := strings.Repeat("a", outputCap/2)
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", ""},
+		{"at the cap", half + half, half + half},
+		{"one byte over", half + "b" + half,
+			half + "\n[… 1 bytes cut …]\n" + half + "\n[output too long: 30001 bytes, over the cap of 30000; the 1 bytes in the middle were left out]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := CapOutput(tt.in); got != tt.want {
+				t.Errorf("CapOutput: got %d bytes ending %q, want %d bytes ending %q",
+					len(got), got[max(0, len(got)-120):], len(tt.want), tt.want[max(0, len(tt.want)-120):])
+			}
+		})
+	}
+}

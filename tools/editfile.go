@@ -43,7 +43,7 @@ func (editFileTool) Run(ctx context.Context, env Env, input json.RawMessage) Res
 		field{"path", true, &path}, field{"old_string", true, &oldS},
 		field{"new_string", true, &newS}, field{"replace_all", false, &all})
 	if err != nil {
-		return badInput("edit_file", err)
+		return BadInput("edit_file", err)
 	}
 	switch {
 	case strings.TrimSpace(path) == "":

@@ -25,7 +25,7 @@ type field struct {
 // null is absence (of the whole input too), a number or a boolean may come
 // as a string, and the object may come encoded inside a JSON string.
 func decodeInput(input json.RawMessage, fields ...field) error {
-	obj, err := inputObject(input)
+	obj, err := InputObject(input)
 	if err != nil {
 		return err
 	}
@@ -44,9 +44,11 @@ func decodeInput(input json.RawMessage, fields ...field) error {
 	return nil
 }
 
-// inputObject decodes input as a JSON object; empty input and null are an
-// empty object.
-func inputObject(input json.RawMessage) (map[string]json.RawMessage, error) {
+// InputObject decodes a tool's input as a JSON object, as every tool of mm
+// reads its input: empty input and null are an empty object, and an object
+// sent inside a JSON string is taken. Its error is written for the model
+// to correct its call.
+func InputObject(input json.RawMessage) (map[string]json.RawMessage, error) {
 	input = bytes.TrimSpace(input)
 	if len(input) == 0 || string(input) == "null" {
 		return map[string]json.RawMessage{}, nil

@@ -40,7 +40,7 @@ func (LoadSkill) Unasked() bool { return true }
 func (t LoadSkill) Run(_ context.Context, env Env, input json.RawMessage) Result {
 	var name string
 	if err := decodeInput(input, field{"name", true, &name}); err != nil {
-		return badInput(LoadSkillName, err)
+		return BadInput(LoadSkillName, err)
 	}
 	sk, ok := t.Skills.Get(strings.TrimPrefix(strings.TrimSpace(name), "$"))
 	if !ok {

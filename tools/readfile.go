@@ -51,7 +51,7 @@ func (readFileTool) Run(ctx context.Context, env Env, input json.RawMessage) Res
 	err := decodeInput(input,
 		field{"path", true, &path}, field{"offset", false, &offset}, field{"limit", false, &limit})
 	if err != nil {
-		return badInput("read_file", err)
+		return BadInput("read_file", err)
 	}
 	if strings.TrimSpace(path) == "" {
 		return failure("read_file", "invalid input: \"path\" is empty")

@@ -30,7 +30,7 @@ func cutLine(s string) string { return textcut.Ellipsis(s, subjectLineMax) }
 // space at its ends aside), uncut. It returns "" when the input has none of
 // these. The same keys serve every tool, built-in or MCP.
 func SubjectWhole(input json.RawMessage) string {
-	obj, err := inputObject(input)
+	obj, err := InputObject(input)
 	if err != nil {
 		return ""
 	}

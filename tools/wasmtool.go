@@ -74,7 +74,7 @@ func (t *wasmTool) Run(ctx context.Context, env Env, input json.RawMessage) Resu
 	name := t.def.Name
 	stdin, err := wasmInput(input, t.def.Input)
 	if err != nil {
-		return badInput(name, err)
+		return BadInput(name, err)
 	}
 	timeout := t.def.Timeout
 	if timeout <= 0 {
@@ -110,7 +110,7 @@ func (t *wasmTool) Run(ctx context.Context, env Env, input json.RawMessage) Resu
 func wasmInput(input json.RawMessage, schema *jsonschema.Resolved) ([]byte, error) {
 	input = bytes.TrimSpace(input)
 	if jsonkind.Of(input) != "object" {
-		obj, err := inputObject(input)
+		obj, err := InputObject(input)
 		if err != nil {
 			return nil, err
 		}

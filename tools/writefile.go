@@ -32,7 +32,7 @@ func (writeFileTool) Spec() llm.ToolSpec {
 func (writeFileTool) Run(ctx context.Context, env Env, input json.RawMessage) Result {
 	var path, content string
 	if err := decodeInput(input, field{"path", true, &path}, field{"content", true, &content}); err != nil {
-		return badInput("write_file", err)
+		return BadInput("write_file", err)
 	}
 	if strings.TrimSpace(path) == "" {
 		return failure("write_file", "invalid input: \"path\" is empty")

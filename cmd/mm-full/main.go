@@ -8,11 +8,13 @@ import (
 	"github.com/mm-agent/mm/cmd/mm/cli"
 	"github.com/mm-agent/mm/hooks/wasm"
 	"github.com/mm-agent/mm/internal/tracing/otlp"
+	"github.com/mm-agent/mm/tools/mcptools"
 )
 
 func main() {
 	cli.Main(cli.Features{
 		Wasm:    func() cli.WasmRuntime { return wasm.New(wasm.Options{}) },
+		MCP:     mcptools.Start,
 		Tracing: otlp.New,
 	})
 }

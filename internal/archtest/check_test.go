@@ -238,10 +238,20 @@ func checkNames(g graph, allowed []allow, rules []never) []string {
 	return msgs
 }
 
+// mcpSDK is the MCP client's package, which the rules keep in
+// tools/mcptools.
+const mcpSDK = "github.com/modelcontextprotocol/go-sdk/mcp"
+
+// The other SDKs the rules keep out of mm: wazero, the OpenTelemetry SDK.
+const (
+	wazero  = "github.com/tetratelabs/wazero"
+	otelSDK = "go.opentelemetry.io/otel/sdk/trace"
+)
+
 // policyGraph returns the graph the policy draws, with the packages outside mm
 // that the rules name: what check finds clean.
 func policyGraph() graph {
-	g := graph{"os/exec": nil, "net": nil, "net/http": nil}
+	g := graph{"os/exec": nil, "net": nil, "net/http": nil, mcpSDK: nil, wazero: nil, otelSDK: nil}
 	for _, a := range policy() {
 		g[full(a.pkg)] = nil
 		for _, i := range a.imports {
@@ -312,7 +322,29 @@ func TestCheck(t *testing.T) {
 			},
 			want: []string{
 				`internal/archtest/deps_test.go: by the policy, tools may import orchestrator, which breaks the rule "a tool knows nothing of the loop that calls it (CONTRIBUTING.md)"`,
+				`internal/archtest/deps_test.go: by the policy, tools/mcptools may depend on orchestrator (tools/mcptools → tools → orchestrator), which breaks the rule "a tool knows nothing of the loop that calls it (CONTRIBUTING.md)"`,
 				`internal/archtest/deps_test.go: by the policy, mmconfigs may depend on orchestrator (mmconfigs → tools → orchestrator), which breaks the rule "configuration is data (CONTRIBUTING.md)"`,
+			},
+		},
+		{
+			name: "the turn loop links the MCP client",
+			edit: func(g graph) { g[full("orchestrator")] = append(g[full("orchestrator")], mcpSDK) },
+			want: []string{
+				`forbidden dependency: frontend depends on github.com/modelcontextprotocol/go-sdk/mcp (frontend → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
+				`forbidden dependency: frontend/a2a depends on github.com/modelcontextprotocol/go-sdk/mcp (frontend/a2a → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
+				`forbidden dependency: frontend/acp depends on github.com/modelcontextprotocol/go-sdk/mcp (frontend/acp → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
+				`forbidden dependency: frontend/tui depends on github.com/modelcontextprotocol/go-sdk/mcp (frontend/tui → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
+				`forbidden import: orchestrator imports github.com/modelcontextprotocol/go-sdk/mcp, which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
+				`forbidden dependency: cmd/mm depends on github.com/modelcontextprotocol/go-sdk/mcp (cmd/mm → cmd/mm/cli → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "mm links no wasm runtime, MCP client or OTLP export: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm/cli depends on github.com/modelcontextprotocol/go-sdk/mcp (cmd/mm/cli → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "mm links no wasm runtime, MCP client or OTLP export: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+			},
+		},
+		{
+			name: "mm's command line links wazero",
+			edit: func(g graph) { g[full("cmd/mm/cli")] = append(g[full("cmd/mm/cli")], wazero) },
+			want: []string{
+				`forbidden dependency: cmd/mm depends on github.com/tetratelabs/wazero (cmd/mm → cmd/mm/cli → github.com/tetratelabs/wazero), which breaks the rule "mm links no wasm runtime, MCP client or OTLP export: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden import: cmd/mm/cli imports github.com/tetratelabs/wazero, which breaks the rule "mm links no wasm runtime, MCP client or OTLP export: their initialisers would run at every start; they are mm-full's (issue 16)"`,
 			},
 		},
 		{

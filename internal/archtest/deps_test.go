@@ -111,10 +111,16 @@ func policy() []allow {
 		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/strictyaml", "tools"}},
 
 		// Not drawn: a tool describes itself to the model as an llm.ToolSpec
-		// (a type, not a client); bash and MCP servers start through
-		// internal/proc; files are read and edited as regular files;
-		// load_skill reads the skills the session found (skills).
+		// (a type, not a client); bash starts through internal/proc; files
+		// are read and edited as regular files; load_skill reads the skills
+		// the session found (skills).
 		{pkg: "tools", imports: []string{"internal/jsonkind", "internal/proc", "internal/regularfile", "internal/textcut", "llm", "skills"}},
+		// The tools of MCP servers, apart from tools so that only the
+		// binaries that run MCP servers link the MCP client (issue 16):
+		// they are tools.Tool, started as a tools.MCPStarter; the servers
+		// start through internal/proc; a tool's schema is checked as
+		// jsonkind names kinds, an error's command line cut by textcut.
+		{pkg: "tools/mcptools", imports: []string{"internal/jsonkind", "internal/proc", "internal/textcut", "llm", "tools"}},
 
 		// The saved sessions: their lines are llm messages (a type, not a
 		// client); a listing cuts the first question as textcut does. It
@@ -190,22 +196,22 @@ func neverRules() []never {
 	return []never{
 		{
 			from: []string{"hooks/..."},
-			to:   []string{"orchestrator", "agentproc", "tools", "mmconfigs", "frontend/...", "cmd/..."},
+			to:   []string{"orchestrator", "agentproc", "tools/...", "mmconfigs", "frontend/...", "cmd/..."},
 			rule: "the hook engine knows no turn loop (CONTRIBUTING.md)",
 		},
 		{
 			from: []string{"llm"},
-			to:   []string{"hooks/...", "handoff", "orchestrator", "tools", "agentproc", "mmconfigs", "frontend/...", "cmd/..."},
+			to:   []string{"hooks/...", "handoff", "orchestrator", "tools/...", "agentproc", "mmconfigs", "frontend/...", "cmd/..."},
 			rule: "a model client knows neither hooks nor turns (CONTRIBUTING.md)",
 		},
 		{
-			from: []string{"tools"},
+			from: []string{"tools/..."},
 			to:   []string{"orchestrator", "hooks/...", "handoff", "agentproc", "mmconfigs", "frontend/...", "cmd/..."},
 			rule: "a tool knows nothing of the loop that calls it (CONTRIBUTING.md)",
 		},
 		{
 			from:   []string{"frontend/..."},
-			to:     []string{"hooks/...", "llm", "tools"},
+			to:     []string{"hooks/...", "llm", "tools/..."},
 			direct: true,
 			rule:   "front ends import neither hooks nor models nor tools (CONTRIBUTING.md)",
 		},
@@ -238,13 +244,24 @@ func neverRules() []never {
 			rule: "imports flow one way: the orchestrator knows no front end (CONTRIBUTING.md)",
 		},
 		{
-			from: []string{"a2aagent", "agentproc", "handoff", "hooks/...", "llm", "mmconfigs", "tools"},
+			from: []string{"a2aagent", "agentproc", "handoff", "hooks/...", "llm", "mmconfigs", "tools/..."},
 			to:   []string{"orchestrator", "frontend/...", "cmd/..."},
 			rule: "imports flow one way: what the orchestrator calls knows neither it nor a front end (CONTRIBUTING.md)",
 		},
 		{
+			// What names MCP servers — the configuration, the tools'
+			// types, the turn loop, the front ends — holds them as
+			// tools.MCPServer and tools.MCPTools, and is given the client
+			// as a tools.MCPStarter: a binary that leaves tools/mcptools
+			// out links no MCP SDK, whose initialisers then cost it
+			// nothing at start (issue 16).
+			from:    []string{"frontend/...", "mmconfigs", "orchestrator", "tools"},
+			toOther: []string{"github.com/modelcontextprotocol/go-sdk/..."},
+			rule:    "only tools/mcptools links the MCP client (issue 16)",
+		},
+		{
 			from:   []string{"internal/..."},
-			to:     []string{"a2aagent", "agentproc", "cmd/...", "examples/...", "frontend/...", "handoff", "hooks/...", "llm", "mmconfigs", "orchestrator", "tools"},
+			to:     []string{"a2aagent", "agentproc", "cmd/...", "examples/...", "frontend/...", "handoff", "hooks/...", "llm", "mmconfigs", "orchestrator", "tools/..."},
 			direct: true,
 			rule:   "an internal package is a mechanism mm's parts share: it knows none of them",
 		},

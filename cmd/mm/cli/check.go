@@ -59,7 +59,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, problem)
 					hooksOK = false
 				}
-				for _, st := range orchestrator.ProbeMCP(cmd.Context(), c, cwd, s.Environ()) {
+				for _, st := range orchestrator.ProbeMCP(cmd.Context(), s.Features.MCP, c, cwd, s.Environ()) {
 					if st.Err != nil {
 						fmt.Fprintf(errOut, "  %v\n", st.Err)
 						mcpOK = false

@@ -163,7 +163,8 @@ func loadConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, bool) {
 // MM_BIN and MM_CONFIG), --model and --yolo. cfg may be nil, for sessions
 // that each load their own (mm -acp without a configuration).
 func sessionOptions(f *flags, s *streams, cfg *mmconfigs.Config, cwd string) orchestrator.Options {
-	return orchestrator.Options{Config: cfg, Cwd: cwd, Environ: s.Environ(), Model: f.model, Yolo: f.yolo, Bin: s.Bin}
+	return orchestrator.Options{Config: cfg, Cwd: cwd, Environ: s.Environ(), Model: f.model, Yolo: f.yolo, Bin: s.Bin,
+		StartMCP: s.Features.MCP}
 }
 
 // validate is the output format the flags give, or a usage error: two

@@ -1,6 +1,6 @@
 //go:build unix
 
-package tools
+package mcptools
 
 import (
 	"context"
@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/mm-agent/mm/internal/mustend"
+	"github.com/mm-agent/mm/internal/proc/proctest"
+	"github.com/mm-agent/mm/tools"
 )
 
 // buildServer builds testdata/mcpserver, a real MCP server over stdio.
@@ -38,18 +40,18 @@ func TestStdioMCP(t *testing.T) {
 		t.Skip("builds and starts real MCP servers: not in the -short lane")
 	}
 	bin := buildServer(t)
-	env := Env{Cwd: t.TempDir(), Environ: os.Environ()}
+	env := tools.Env{Cwd: t.TempDir(), Environ: os.Environ()}
 	ctx := context.Background()
 
 	t.Run("start, call, crash", func(t *testing.T) {
-		set, errs := StartMCP(ctx, []MCPServer{
+		set, errs := Start(ctx, []tools.MCPServer{
 			{Name: "srv", Command: bin},
 			{Name: "nope", Command: "mm-no-such-command", Args: []string{"--flag"}},
 			{Name: "broken", Command: bin, Args: []string{"-v"}, Env: map[string]string{"MCPSERVER_STARTFAIL": "1"}},
 		}, env, time.Minute)
 		defer set.Close()
 		wantErrs := []string{
-			fmt.Sprintf(`mcp server "broken": start %q: exited (exit status 2); stderr: missing API key`, commandLine(MCPServer{Command: bin, Args: []string{"-v"}})),
+			fmt.Sprintf(`mcp server "broken": start %q: exited (exit status 2); stderr: missing API key`, commandLine(tools.MCPServer{Command: bin, Args: []string{"-v"}})),
 			`mcp server "nope": start "mm-no-such-command --flag": exec: "mm-no-such-command": executable file not found in $PATH`,
 		}
 		if got := errorStrings(errs); !slices.Equal(got, wantErrs) {
@@ -65,10 +67,10 @@ func TestStdioMCP(t *testing.T) {
 			t.Errorf("tools %q, want %q", names, want)
 		}
 
-		call := func(ctx context.Context, name, input string) Result {
+		call := func(ctx context.Context, name, input string) tools.Result {
 			return findTool(t, set, name).Run(ctx, env, json.RawMessage(input))
 		}
-		check := func(what string, res Result, want string, wantErr bool) {
+		check := func(what string, res tools.Result, want string, wantErr bool) {
 			t.Helper()
 			if res.Output != want || res.IsError != wantErr {
 				t.Errorf("%s: got %q (IsError %v), want %q (IsError %v)", what, res.Output, res.IsError, want, wantErr)
@@ -106,8 +108,8 @@ func TestStdioMCP(t *testing.T) {
 
 	t.Run("a server that never answers", func(t *testing.T) {
 		pidFile := filepath.Join(t.TempDir(), "pid")
-		srv := MCPServer{Name: "quiet", Command: bin, Env: map[string]string{"MCPSERVER_SILENT": "1", "MCPSERVER_CHILD_PID_FILE": pidFile}}
-		set, errs := StartMCP(ctx, []MCPServer{srv}, env, time.Second)
+		srv := tools.MCPServer{Name: "quiet", Command: bin, Env: map[string]string{"MCPSERVER_SILENT": "1", "MCPSERVER_CHILD_PID_FILE": pidFile}}
+		set, errs := Start(ctx, []tools.MCPServer{srv}, env, time.Second)
 		defer set.Close()
 		want := fmt.Sprintf(`mcp server "quiet": start %q: no answer within 1s`, commandLine(srv))
 		if got := errorStrings(errs); !slices.Equal(got, []string{want}) {
@@ -118,7 +120,7 @@ func TestStdioMCP(t *testing.T) {
 
 	t.Run("Close kills the process group", func(t *testing.T) {
 		pidFile := filepath.Join(t.TempDir(), "pid")
-		set, errs := StartMCP(ctx, []MCPServer{{Name: "stubborn", Command: bin,
+		set, errs := start(ctx, []tools.MCPServer{{Name: "stubborn", Command: bin,
 			Env: map[string]string{"MCPSERVER_IGNORE_EOF": "1", "MCPSERVER_CHILD_PID_FILE": pidFile}}}, env, time.Minute)
 		if len(errs) > 0 {
 			t.Fatal(errs)
@@ -135,8 +137,8 @@ func TestStdioMCP(t *testing.T) {
 	t.Run("a cancelled start", func(t *testing.T) {
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
-		srv := MCPServer{Name: "srv", Command: bin}
-		set, errs := StartMCP(cctx, []MCPServer{srv}, env, time.Minute)
+		srv := tools.MCPServer{Name: "srv", Command: bin}
+		set, errs := Start(cctx, []tools.MCPServer{srv}, env, time.Minute)
 		defer set.Close()
 		want := fmt.Sprintf(`mcp server "srv": start %q: context canceled`, commandLine(srv))
 		if got := errorStrings(errs); !slices.Equal(got, []string{want}) {
@@ -145,13 +147,13 @@ func TestStdioMCP(t *testing.T) {
 	})
 }
 
-func TestStartMCPBadConfig(t *testing.T) {
-	set, errs := StartMCP(context.Background(), []MCPServer{
+func TestStartBadConfig(t *testing.T) {
+	set, errs := Start(context.Background(), []tools.MCPServer{
 		{Name: "a", Command: " "},
 		{Name: "", Command: "x"},
 		{Name: "b", Command: "mm-no-such-command"},
 		{Name: "b", Command: "mm-no-such-command"},
-	}, Env{}, 0)
+	}, tools.Env{}, 0)
 	defer set.Close()
 	want := []string{
 		`mcp server "": a server needs a name`,
@@ -167,10 +169,10 @@ func TestStartMCPBadConfig(t *testing.T) {
 	}
 }
 
-func TestStartMCPNone(t *testing.T) {
-	set, errs := StartMCP(context.Background(), nil, Env{}, 0)
+func TestStartNone(t *testing.T) {
+	set, errs := Start(context.Background(), nil, tools.Env{}, 0)
 	if len(errs) != 0 || len(set.Tools()) != 0 || len(set.Servers()) != 0 || set.Close() != nil {
-		t.Errorf("StartMCP(nil) = %v, %v", set, errs)
+		t.Errorf("Start(nil) = %v, %v", set, errs)
 	}
 }
 
@@ -180,6 +182,13 @@ func errorStrings(errs []error) []string {
 		s = append(s, err.Error())
 	}
 	return s
+}
+
+// waitGone waits until process pid has ended (a zombie counts: it is its
+// parent's to reap), and fails the test if it does not.
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	mustend.WaitFor(t, fmt.Sprintf("process %d to end", pid), func() bool { return proctest.Gone(pid) })
 }
 
 // readPID reads the pid the test server wrote, waiting for it to be there.

@@ -1,4 +1,4 @@
-package tools
+package mcptools
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mm-agent/mm/internal/proc"
+	"github.com/mm-agent/mm/tools"
 )
 
 // Timings of an MCP server's process.
@@ -42,7 +43,7 @@ type serverProc struct {
 
 // startProc starts the server's command in env.Cwd with env.Environ plus
 // the server's own variables.
-func startProc(srv MCPServer, env Env) (*serverProc, error) {
+func startProc(srv tools.MCPServer, env tools.Env) (*serverProc, error) {
 	cmd := exec.Command(srv.Command, srv.Args...)
 	cmd.Dir = env.Cwd
 	cmd.Env = serverEnviron(env.Environ, srv.Env)

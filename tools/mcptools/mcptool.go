@@ -1,4 +1,4 @@
-package tools
+package mcptools
 
 import (
 	"context"
@@ -12,11 +12,12 @@ import (
 
 	"github.com/mm-agent/mm/internal/jsonkind"
 	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/tools"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// mcpConn is one server of an MCPSet: its session, its process and its tools.
+// mcpConn is one server of a Set: its session, its process and its tools.
 type mcpConn struct {
 	name     string
 	startErr error // why it did not start; then nothing else is set
@@ -62,12 +63,12 @@ func (c *mcpConn) markBroken(cause error) error {
 }
 
 // call calls the server's tool and renders its result for the model.
-func (c *mcpConn) call(ctx context.Context, tool string, args map[string]json.RawMessage) Result {
+func (c *mcpConn) call(ctx context.Context, tool string, args map[string]json.RawMessage) tools.Result {
 	if c.ctx.Err() != nil {
-		return Result{Output: fmt.Sprintf("mcp server %q: stopped with the session", c.name), IsError: true}
+		return tools.Result{Output: fmt.Sprintf("mcp server %q: stopped with the session", c.name), IsError: true}
 	}
 	if err := c.failure(); err != nil {
-		return Result{Output: fmt.Sprintf("mcp server %q failed: %v", c.name, err), IsError: true}
+		return tools.Result{Output: fmt.Sprintf("mcp server %q failed: %v", c.name, err), IsError: true}
 	}
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -79,19 +80,19 @@ func (c *mcpConn) call(ctx context.Context, tool string, args map[string]json.Ra
 	var rpcErr *jsonrpc.Error
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return Result{Output: fmt.Sprintf("mcp server %q failed: no answer from %q in time", c.name, tool), IsError: true}
+		return tools.Result{Output: fmt.Sprintf("mcp server %q failed: no answer from %q in time", c.name, tool), IsError: true}
 	case ctx.Err() != nil:
-		return Result{Output: fmt.Sprintf("mcp server %q: call to %q cancelled", c.name, tool), IsError: true}
+		return tools.Result{Output: fmt.Sprintf("mcp server %q: call to %q cancelled", c.name, tool), IsError: true}
 	case c.ctx.Err() != nil:
-		return Result{Output: fmt.Sprintf("mcp server %q: stopped with the session", c.name), IsError: true}
+		return tools.Result{Output: fmt.Sprintf("mcp server %q: stopped with the session", c.name), IsError: true}
 	case errors.As(err, &rpcErr):
 		// The server is alive and refused the call (unknown tool, bad arguments…).
-		return Result{Output: fmt.Sprintf("mcp server %q refused the call to %q: %s", c.name, tool, rpcErr.Message), IsError: true}
+		return tools.Result{Output: fmt.Sprintf("mcp server %q refused the call to %q: %s", c.name, tool, rpcErr.Message), IsError: true}
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		err = errors.New("it closed the connection")
 	}
-	return Result{Output: fmt.Sprintf("mcp server %q failed: %v", c.name, c.markBroken(err)), IsError: true}
+	return tools.Result{Output: fmt.Sprintf("mcp server %q failed: %v", c.name, c.markBroken(err)), IsError: true}
 }
 
 // close ends the calls in flight, closes the session and stops the process.
@@ -146,10 +147,10 @@ func newMCPTool(c *mcpConn, name string, t *mcp.Tool) *mcpTool {
 
 func (t *mcpTool) Spec() llm.ToolSpec { return t.spec }
 
-func (t *mcpTool) Run(ctx context.Context, env Env, input json.RawMessage) Result {
-	args, err := inputObject(input)
+func (t *mcpTool) Run(ctx context.Context, env tools.Env, input json.RawMessage) tools.Result {
+	args, err := tools.InputObject(input)
 	if err != nil {
-		return badInput(t.spec.Name, err)
+		return tools.BadInput(t.spec.Name, err)
 	}
 	return t.conn.call(ctx, t.remote, args)
 }
@@ -157,7 +158,7 @@ func (t *mcpTool) Run(ctx context.Context, env Env, input json.RawMessage) Resul
 // renderResult turns an MCP tool's result into the text the model reads:
 // text content as it is, anything else as JSON (binary data left out),
 // one item per line, capped like a command's output.
-func renderResult(res *mcp.CallToolResult) Result {
+func renderResult(res *mcp.CallToolResult) tools.Result {
 	var parts []string
 	for _, c := range res.Content {
 		if t, ok := c.(*mcp.TextContent); ok {
@@ -171,16 +172,14 @@ func renderResult(res *mcp.CallToolResult) Result {
 			parts = append(parts, string(b))
 		}
 	}
-	out := newCappedBuffer(outputCap)
-	out.Write([]byte(strings.Join(parts, "\n")))
-	text := out.String()
+	text := tools.CapOutput(strings.Join(parts, "\n"))
 	if text == "" {
 		text = "[no output]"
 		if res.IsError {
 			text = "[the tool failed without saying why]"
 		}
 	}
-	return Result{Output: text, IsError: res.IsError}
+	return tools.Result{Output: text, IsError: res.IsError}
 }
 
 // contentJSON renders non-text content as JSON; the bytes of an image or a

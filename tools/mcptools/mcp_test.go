@@ -1,4 +1,4 @@
-package tools
+package mcptools
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mm-agent/mm/tools"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -71,9 +72,9 @@ func memServer(t *testing.T, g *gate) *mcp.Server {
 	return s
 }
 
-// memSet connects an MCPSet to the in-process server, as server "mem". The
+// memSet connects an Set to the in-process server, as server "mem". The
 // returned pipe end is the server's: closing it is the server going away.
-func memSet(t *testing.T, g *gate) (*MCPSet, net.Conn) {
+func memSet(t *testing.T, g *gate) (*Set, net.Conn) {
 	t.Helper()
 	ctx := context.Background()
 	serverEnd, clientEnd := net.Pipe()
@@ -85,12 +86,12 @@ func memSet(t *testing.T, g *gate) (*MCPSet, net.Conn) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := newMCPSet([]*mcpConn{c})
+	set := newSet([]*mcpConn{c})
 	t.Cleanup(func() { set.Close() })
 	return set, serverEnd
 }
 
-func findTool(t *testing.T, set *MCPSet, name string) Tool {
+func findTool(t *testing.T, set tools.MCPTools, name string) tools.Tool {
 	t.Helper()
 	for _, tool := range set.Tools() {
 		if tool.Spec().Name == name {
@@ -161,7 +162,7 @@ func TestMCPCall(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool+" "+tt.input, func(t *testing.T) {
-			res := findTool(t, set, tt.tool).Run(context.Background(), Env{}, json.RawMessage(tt.input))
+			res := findTool(t, set, tt.tool).Run(context.Background(), tools.Env{}, json.RawMessage(tt.input))
 			if res.Output != tt.want || res.IsError != tt.wantErr {
 				t.Errorf("got  %q (IsError %v)\nwant %q (IsError %v)", res.Output, res.IsError, tt.want, tt.wantErr)
 			}
@@ -173,7 +174,7 @@ func TestMCPUnknownTool(t *testing.T) {
 	set, _ := memSet(t, nil)
 	// A tool the server does not have (it could have dropped it since it listed its tools).
 	tool := newMCPTool(set.conns[0], "mem__gone", &mcp.Tool{Name: "gone"})
-	res := tool.Run(context.Background(), Env{}, json.RawMessage(`{}`))
+	res := tool.Run(context.Background(), tools.Env{}, json.RawMessage(`{}`))
 	if want := `mcp server "mem" refused the call to "gone": unknown tool "gone"`; res.Output != want || !res.IsError {
 		t.Errorf("got %q (IsError %v), want %q", res.Output, res.IsError, want)
 	}
@@ -183,12 +184,12 @@ func TestMCPCallDeadline(t *testing.T) {
 	set, _ := memSet(t, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	res := findTool(t, set, "mem__block").Run(ctx, Env{}, nil)
+	res := findTool(t, set, "mem__block").Run(ctx, tools.Env{}, nil)
 	if want := `mcp server "mem" failed: no answer from "block" in time`; res.Output != want || !res.IsError {
 		t.Errorf("got %q (IsError %v), want %q", res.Output, res.IsError, want)
 	}
 	// The server is still there.
-	if res := findTool(t, set, "mem__echo").Run(context.Background(), Env{}, json.RawMessage(`{"text":"hi"}`)); res.Output != "hi" {
+	if res := findTool(t, set, "mem__echo").Run(context.Background(), tools.Env{}, json.RawMessage(`{"text":"hi"}`)); res.Output != "hi" {
 		t.Errorf("echo after a deadline: %q", res.Output)
 	}
 }
@@ -206,7 +207,7 @@ func TestMCPCallCancel(t *testing.T) {
 		}
 		cancel()
 	}()
-	res := findTool(t, set, "mem__block").Run(ctx, Env{}, nil)
+	res := findTool(t, set, "mem__block").Run(ctx, tools.Env{}, nil)
 	cancel()
 	<-reached
 	if want := `mcp server "mem": call to "block" cancelled`; res.Output != want || !res.IsError {
@@ -217,8 +218,8 @@ func TestMCPCallCancel(t *testing.T) {
 func TestMCPServerGoesAway(t *testing.T) {
 	g := newGate()
 	set, serverEnd := memSet(t, g)
-	done := make(chan Result)
-	go func() { done <- findTool(t, set, "mem__block").Run(context.Background(), Env{}, nil) }()
+	done := make(chan tools.Result)
+	go func() { done <- findTool(t, set, "mem__block").Run(context.Background(), tools.Env{}, nil) }()
 	<-g.reached
 	serverEnd.Close()
 	res := <-done
@@ -227,7 +228,7 @@ func TestMCPServerGoesAway(t *testing.T) {
 		t.Errorf("got %q (IsError %v), want %q", res.Output, res.IsError, want)
 	}
 	// Later calls fail at once, naming the server.
-	res = findTool(t, set, "mem__echo").Run(context.Background(), Env{}, json.RawMessage(`{"text":"hi"}`))
+	res = findTool(t, set, "mem__echo").Run(context.Background(), tools.Env{}, json.RawMessage(`{"text":"hi"}`))
 	if res.Output != want || !res.IsError {
 		t.Errorf("after: got %q (IsError %v), want %q", res.Output, res.IsError, want)
 	}
@@ -239,8 +240,8 @@ func TestMCPServerGoesAway(t *testing.T) {
 func TestMCPCloseEndsCalls(t *testing.T) {
 	g := newGate()
 	set, _ := memSet(t, g)
-	done := make(chan Result)
-	go func() { done <- findTool(t, set, "mem__block").Run(context.Background(), Env{}, nil) }()
+	done := make(chan tools.Result)
+	go func() { done <- findTool(t, set, "mem__block").Run(context.Background(), tools.Env{}, nil) }()
 	<-g.reached
 	if err := set.Close(); err != nil {
 		t.Errorf("Close: %v", err)
@@ -281,10 +282,10 @@ func TestToolName(t *testing.T) {
 	}
 }
 
-func TestNilMCPSet(t *testing.T) {
-	var set *MCPSet
+func TestNilSet(t *testing.T) {
+	var set *Set
 	if set.Tools() != nil || set.Servers() != nil || set.Close() != nil {
-		t.Error("a nil *MCPSet is not empty")
+		t.Error("a nil *Set is not empty")
 	}
 }
 

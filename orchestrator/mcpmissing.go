@@ -1,0 +1,46 @@
+package orchestrator
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mm-agent/mm/tools"
+)
+
+// installFull is how to get the binary that runs MCP servers, for the error
+// of a server that this one cannot start.
+const installFull = "go install github.com/mm-agent/mm/cmd/mm-full@latest"
+
+// startWithoutClient is the tools.MCPStarter of a binary that links no MCP
+// client (mm, which execs mm-full when a configuration has MCP servers):
+// it starts nothing, and every server (by name, as a started set has
+// them) is a failure that says what to run.
+// It must not happen often, but it must never panic.
+func startWithoutClient(_ context.Context, servers []tools.MCPServer, _ tools.Env, _ time.Duration) (tools.MCPTools, []error) {
+	servers = slices.Clone(servers)
+	slices.SortStableFunc(servers, func(a, b tools.MCPServer) int { return strings.Compare(a.Name, b.Name) })
+	set := &noClientSet{}
+	var errs []error
+	for _, srv := range servers {
+		err := fmt.Errorf("mcp server %q: this mm has no MCP client: run mm-full (%s)", srv.Name, installFull)
+		set.servers = append(set.servers, tools.MCPServerStatus{Name: srv.Name, Err: err})
+		errs = append(errs, err)
+	}
+	return set, errs
+}
+
+// noClientSet is the servers startWithoutClient did not start.
+type noClientSet struct {
+	servers []tools.MCPServerStatus
+}
+
+func (s *noClientSet) Tools() []tools.Tool { return nil }
+
+func (s *noClientSet) Servers() []tools.MCPServerStatus {
+	return append([]tools.MCPServerStatus(nil), s.servers...)
+}
+
+func (s *noClientSet) Close() error { return nil }
