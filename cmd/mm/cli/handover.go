@@ -62,6 +62,9 @@ func handOver(s *streams, f *flags, what string) int {
 // that may come to need a feature (an editor's mm -acp, whose sessions may
 // bring MCP servers); when it is not, it returns and mm goes on.
 func preferFull(s *streams, f *flags) {
+	if s.Features.all() {
+		return // this is mm-full
+	}
 	if err := execFull(s, f); err != nil && !errors.Is(err, errNoFull) {
 		fmt.Fprintf(s.ErrOut, "mm: %v (going on without wasm, MCP and tracing)\n", err)
 	}
@@ -73,6 +76,9 @@ func execFull(s *streams, f *flags) error {
 	if s.Features.all() {
 		return errors.New("execFull in mm-full") // a bug: mm-full has every feature
 	}
+	if s.Exec == nil || s.Executable == nil {
+		return errNoFull // mm run in-process, by a test
+	}
 	if e := s.Getenv(entryVar); e != "" {
 		exe, _ := s.Executable()
 		return fmt.Errorf("%s was handed the run by %s as mm-full, and is not: reinstall mm-full (%s)", exe, e, installFull)
@@ -80,9 +86,6 @@ func execFull(s *streams, f *flags) error {
 	path, err := findFull(s)
 	if err != nil {
 		return err
-	}
-	if s.Exec == nil {
-		return errors.New("cannot start mm-full from here")
 	}
 	exe, err := s.Executable()
 	if err != nil {
