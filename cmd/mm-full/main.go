@@ -1,6 +1,7 @@
 // Command mm-full is mm with every feature linked in: wasm hooks and wasm
-// tools (wazero), MCP servers' tools (the MCP SDK) and the OTLP export of
-// traces (the OpenTelemetry SDK). mm hands a run that needs one of them over
+// tools (wazero), MCP servers' tools (the MCP SDK), the OTLP export of
+// traces (the OpenTelemetry SDK) and JSON Schemas (jsonschema-go:
+// structuredOutput, wasm tools' inputSchema). mm hands a run that needs one of them over
 // to mm-full; run directly, it is mm.
 package main
 
@@ -8,6 +9,7 @@ import (
 	"github.com/mm-agent/mm/cmd/mm/cli"
 	"github.com/mm-agent/mm/hooks/wasm"
 	"github.com/mm-agent/mm/internal/tracing/otlp"
+	"github.com/mm-agent/mm/mmconfigs/schemacheck"
 	"github.com/mm-agent/mm/tools/mcptools"
 )
 
@@ -16,5 +18,6 @@ func main() {
 		Wasm:    func() cli.WasmRuntime { return wasm.New(wasm.Options{}) },
 		MCP:     mcptools.Start,
 		Tracing: otlp.New,
+		Schemas: schemacheck.Compile,
 	})
 }
