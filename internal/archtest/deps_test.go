@@ -109,6 +109,10 @@ func policy() []allow {
 		// as tools.MCPServer, the one type of an MCP server's command line
 		// (issue 15) — a value the configuration fills, no tool that runs.
 		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/strictyaml", "tools"}},
+		// The JSON Schema compiler (jsonschema-go), apart from mmconfigs so
+		// that only mm-full links it (issue 16): it compiles the schemas
+		// mmconfigs read into mmconfigs.Validator values.
+		{pkg: "mmconfigs/schemacheck", imports: []string{"mmconfigs"}},
 
 		// Not drawn: a tool describes itself to the model as an llm.ToolSpec
 		// (a type, not a client); bash starts through internal/proc; files
@@ -175,7 +179,7 @@ func policy() []allow {
 		{pkg: "cmd/mm", imports: []string{"cmd/mm/cli"}},
 		// mm-full: the command line with them — the wasm runtime, the MCP
 		// client and the OTLP export.
-		{pkg: "cmd/mm-full", imports: []string{"cmd/mm/cli", "hooks/wasm", "internal/tracing/otlp", "tools/mcptools"}},
+		{pkg: "cmd/mm-full", imports: []string{"cmd/mm/cli", "hooks/wasm", "internal/tracing/otlp", "mmconfigs/schemacheck", "tools/mcptools"}},
 	}
 }
 
@@ -260,6 +264,15 @@ func neverRules() []never {
 			rule:    "only tools/mcptools links the MCP client (issue 16)",
 		},
 		{
+			// The configuration reads and checks its JSON Schemas and holds
+			// them compiled as an mmconfigs.Validator, which the command
+			// line has mmconfigs/schemacheck make: a binary that leaves it
+			// out runs no jsonschema-go initialiser (issue 16).
+			from:    []string{"frontend/...", "mmconfigs", "orchestrator", "tools"},
+			toOther: []string{"github.com/google/jsonschema-go/..."},
+			rule:    "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)",
+		},
+		{
 			from:   []string{"internal/..."},
 			to:     []string{"a2aagent", "agentproc", "cmd/...", "examples/...", "frontend/...", "handoff", "hooks/...", "llm", "mmconfigs", "orchestrator", "tools/..."},
 			direct: true,
@@ -268,8 +281,9 @@ func neverRules() []never {
 		{
 			from: []string{"cmd/mm", "cmd/mm/cli"},
 			toOther: []string{"github.com/tetratelabs/wazero/...", "github.com/modelcontextprotocol/go-sdk/...",
-				"go.opentelemetry.io/otel/sdk/..."},
-			rule: "mm links no wasm runtime, MCP client or OTLP export: their initialisers would run at every start; they are mm-full's (issue 16)",
+				"go.opentelemetry.io/otel/sdk/...",
+				"github.com/google/jsonschema-go/..."},
+			rule: "mm links no wasm runtime, MCP client, OTLP export or JSON Schema compiler: their initialisers would run at every start; they are mm-full's (issue 16)",
 		},
 		{
 			from:   []string{"..."},
