@@ -1,7 +1,8 @@
 // Command mm-full is mm with every feature linked in: wasm hooks and wasm
-// tools (wazero), MCP servers' tools (the MCP SDK) and the OTLP export of
-// traces (the OpenTelemetry SDK). mm hands a run that needs one of them over
-// to mm-full; run directly, it is mm.
+// tools (wazero), MCP servers' tools (the MCP SDK), the OTLP export of
+// traces (the OpenTelemetry SDK), and A2A — agents asked over it and mm
+// serve (the A2A SDK). mm hands a run that needs one of them over to
+// mm-full; run directly, it is mm.
 package main
 
 import (
@@ -16,5 +17,8 @@ func main() {
 		Wasm:    func() cli.WasmRuntime { return wasm.New(wasm.Options{}) },
 		MCP:     mcptools.Start,
 		Tracing: otlp.New,
+		// A2A both ways: a2a.go.
+		A2A:      connectA2A,
+		ServeA2A: serveA2A,
 	})
 }

@@ -3,18 +3,21 @@ package cli
 import (
 	"context"
 	"fmt"
+	"net"
 	"path/filepath"
+	"strings"
 
 	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/internal/tracing"
 	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/orchestrator"
 	"github.com/mm-agent/mm/tools"
 )
 
 // Features are the parts of mm whose dependencies would cost every start of
 // mm, used or not, their package initialisers and their size: the wasm
-// runtime (wazero), the MCP client (the MCP SDK) and the OTLP export (the
-// OpenTelemetry SDK). The mm binary links none of them — its Features are
+// runtime (wazero), the MCP client (the MCP SDK), the OTLP export (the
+// OpenTelemetry SDK) and A2A, both ways (the A2A SDK). The mm binary links none of them — its Features are
 // the zero value — and hands a run that needs one over to mm-full, which
 // links them all (handover.go).
 type Features struct {
@@ -24,6 +27,11 @@ type Features struct {
 	MCP tools.MCPStarter
 	// Tracing starts the export of the spans the OTEL_* variables ask for.
 	Tracing func(tracing.Config) *tracing.Provider
+	// A2A prepares the agents asked over A2A (a2aagent).
+	A2A orchestrator.A2AConnector
+	// ServeA2A serves a configuration over A2A until ctx ends: mm serve
+	// (frontend/a2a.Serve).
+	ServeA2A func(ctx context.Context, ln net.Listener, o ServeOptions) error
 }
 
 // WasmRuntime runs wasm hooks and wasm tools: hooks/wasm's Runtime.
@@ -38,7 +46,9 @@ type WasmRuntime interface {
 }
 
 // all reports whether every feature is linked: mm-full.
-func (f Features) all() bool { return f.Wasm != nil && f.MCP != nil && f.Tracing != nil }
+func (f Features) all() bool {
+	return f.Wasm != nil && f.MCP != nil && f.Tracing != nil && f.A2A != nil && f.ServeA2A != nil
+}
 
 // lacks is what of cfg this binary cannot run, as the start of a message
 // ("agent.yaml: mcpServers"); "" when it can run all of it.
@@ -49,6 +59,8 @@ func (f Features) lacks(cfg *mmconfigs.Config) string {
 		what = "wasm hooks and tools"
 	case f.MCP == nil && len(cfg.MCPServers) > 0:
 		what = "mcpServers"
+	case f.A2A == nil && len(a2aAgents(cfg)) > 0:
+		what = "agents over A2A (" + strings.Join(a2aAgents(cfg), ", ") + ")"
 	default:
 		return ""
 	}
