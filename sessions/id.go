@@ -1,8 +1,8 @@
 package sessions
 
 import (
-	"crypto/rand"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"time"
 )
@@ -28,10 +28,11 @@ func newID(now time.Time) string {
 		b[i] = idAlphabet[ms%32]
 		ms /= 32
 	}
-	var r [idRandChars]byte
-	rand.Read(r[:]) // never fails (crypto/rand's contract since Go 1.24)
-	for i, v := range r {
-		b[idTimeChars+i] = idAlphabet[v%32]
+	// math/rand's generator, seeded by the runtime: an id need not be
+	// secret, and crypto/rand's first read would set up its generator at
+	// every start of mm.
+	for i := range idRandChars {
+		b[idTimeChars+i] = idAlphabet[rand.IntN(32)]
 	}
 	return string(b[:])
 }
