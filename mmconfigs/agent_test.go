@@ -136,7 +136,7 @@ func TestWalkSkipsAgentsWithoutFile(t *testing.T) {
 	writeConfig(t, dir, "agent.yaml", "mmConfigs:\n  g: {command: [gemini]}\n  r: {ssh: h, config: not-here.yaml}\n  e: e.yaml\n")
 	writeConfig(t, dir, "e.yaml", "")
 	var seen []string
-	ok := Walk("agent.yaml", dir, noenv, func(p string, c *Config, err error) { seen = append(seen, p) })
+	ok := Walk("agent.yaml", dir, noenv, nil, func(p string, c *Config, err error) { seen = append(seen, p) })
 	if !ok || !reflect.DeepEqual(seen, []string{"agent.yaml", "e.yaml"}) {
 		t.Errorf("Walk ok=%v seen=%q", ok, seen)
 	}

@@ -231,7 +231,7 @@ func TestWalk(t *testing.T) {
 	writeConfig(t, dir, "agent.yaml", "mmConfigs: {b: b.yaml, missing: m.yaml}\n")
 	writeConfig(t, dir, "b.yaml", "mmConfigs: {a: agent.yaml}\n")
 	var seen []string
-	ok := Walk("agent.yaml", dir, noenv, func(p string, c *Config, err error) {
+	ok := Walk("agent.yaml", dir, noenv, nil, func(p string, c *Config, err error) {
 		if err != nil {
 			seen = append(seen, "error "+err.Error())
 			return

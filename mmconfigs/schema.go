@@ -3,26 +3,44 @@ package mmconfigs
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
-
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Schema is a JSON Schema a configuration gives (structuredOutput's file, a
-// wasm tool's inputSchema), checked and ready to validate against.
+// wasm tool's inputSchema), checked, and once compiled (CompileSchemas)
+// ready to validate against.
 type Schema struct {
 	// JSON is the schema, compact, as a server or a model is sent it.
 	JSON json.RawMessage
-	// Resolved validates instances.
-	Resolved *jsonschema.Resolved
+	// Validator validates instances; nil until the schema is compiled.
+	Validator Validator
 }
 
-// parseSchema reads data as a JSON Schema (draft 2020-12 or 7, as
-// jsonschema-go reads them). Its errors start "not valid JSON: …" or "not
-// a valid JSON Schema: …" and fit on one line.
+// Validator checks an instance (a value as encoding/json decodes it into
+// an any) against a compiled JSON Schema: the first reason it is not
+// valid, or nil. tools.Validator is the same interface.
+type Validator interface {
+	Validate(instance any) error
+}
+
+// Compiler compiles a schema's JSON into its Validator; its error reads
+// "not a valid JSON Schema: …", on one line. mmconfigs only reads and
+// checks schemas: the compiler (a JSON Schema library, costly to link into
+// every start) is mm-full's, plugged in by the command line
+// (mmconfigs/schemacheck.Compile).
+type Compiler func(schema json.RawMessage) (Validator, error)
+
+// ErrNotCompiled is the error of a validation against a schema no compiler
+// has compiled: a bug of the binary (mm hands such a run to mm-full).
+var ErrNotCompiled = errors.New("the JSON Schema was not compiled: this mm validates no JSON Schemas, run mm-full")
+
+// parseSchema reads data as a JSON Schema and checks its structure
+// (checkSchemaNode); a Compiler validates the rest later. Its errors start
+// "not valid JSON: …" or "not a valid JSON Schema: …" and fit on one line.
 func parseSchema(data []byte) (*Schema, error) {
 	var raw any
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -36,18 +54,9 @@ func parseSchema(data []byte) (*Schema, error) {
 	if err := checkSchemaNode(raw, ""); err != nil {
 		return nil, fmt.Errorf("not a valid JSON Schema: %v", err)
 	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("not a valid JSON Schema: %s", schemaDecodeError(err))
-	}
-	rs, err := s.Resolve(nil)
-	if err != nil {
-		msg := strings.TrimPrefix(firstLine(err.Error()), "jsonschema.Schema: ")
-		return nil, fmt.Errorf("not a valid JSON Schema: %s", strings.TrimPrefix(msg, "<anonymous schema>: "))
-	}
 	var compact bytes.Buffer
 	_ = json.Compact(&compact, data) // valid JSON, decoded above
-	return &Schema{JSON: compact.Bytes(), Resolved: rs}, nil
+	return &Schema{JSON: compact.Bytes()}, nil
 }
 
 // jsonTypes are the names the type keyword takes.
@@ -178,27 +187,6 @@ func kindOf(v any) string {
 		return "a boolean"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-// schemaDecodeError words jsonschema-go's decoding error without the Go
-// types it names: "minimum: cannot unmarshal string".
-func schemaDecodeError(err error) string {
-	s := strings.TrimPrefix(firstLine(err.Error()), "json: ")
-	field := ""
-	if i := strings.Index(s, "Go struct field "); i >= 0 {
-		f := s[i+len("Go struct field "):]
-		if j := strings.IndexByte(f, ' '); j >= 0 {
-			f = f[:j]
-		}
-		field = f[strings.LastIndexByte(f, '.')+1:]
-	}
-	if i := strings.Index(s, " into Go"); i >= 0 {
-		s = s[:i]
-	}
-	if field != "" {
-		return field + ": " + s
-	}
-	return s
 }
 
 func firstLine(s string) string {

@@ -93,7 +93,10 @@ func (o *OutputSchema) Check(answer string) (string, error) {
 	if err := json.Unmarshal([]byte(text), &v); err != nil {
 		return "", fmt.Errorf("the answer is not JSON: %v", err)
 	}
-	if err := o.Resolved.Validate(v); err != nil {
+	if o.Validator == nil {
+		return "", ErrNotCompiled
+	}
+	if err := o.Validator.Validate(v); err != nil {
 		msg := strings.TrimPrefix(firstLine(err.Error()), "validating root: ")
 		return "", errors.New("the answer does not match the schema: " + msg)
 	}

@@ -5,9 +5,11 @@ import "path/filepath"
 // Walk loads the configuration at path and, recursively, every agent it may
 // ask by its file (not those by command or over ssh: there is no file here
 // to read), each file once (so cycles are fine), in depth-first order.
-// visit gets each file's configuration or its error. Walk reports whether
-// every file loaded.
-func Walk(path, cwd string, getenv func(string) string, visit func(path string, c *Config, err error)) bool {
+// With compile, each file's JSON Schemas are compiled too, one that does
+// not compile being the file's error (CompileSchemas); nil leaves them
+// read and checked only. visit gets each file's configuration or its
+// error. Walk reports whether every file loaded.
+func Walk(path, cwd string, getenv func(string) string, compile Compiler, visit func(path string, c *Config, err error)) bool {
 	seen := map[string]bool{}
 	ok := true
 	var walk func(p string)
@@ -21,6 +23,12 @@ func Walk(path, cwd string, getenv func(string) string, visit func(path string, 
 		}
 		seen[abs] = true
 		c, err := Load(p, cwd, getenv)
+		if err == nil && compile != nil {
+			err = c.CompileSchemas(compile)
+		}
+		if err != nil {
+			c = nil
+		}
 		visit(p, c, err)
 		if err != nil {
 			ok = false

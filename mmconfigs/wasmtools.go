@@ -44,6 +44,7 @@ func (c *Config) parseTools(n *yaml.Node) error {
 				return fmt.Errorf("tools[%d]: %w", i, err)
 			}
 			c.WasmTools = append(c.WasmTools, def)
+			c.wasmToolAt = append(c.wasmToolAt, i)
 			continue
 		}
 		var t string
@@ -123,7 +124,7 @@ func (c *Config) parseWasmTool(n *yaml.Node) (tools.WasmDef, error) {
 	if err != nil {
 		return def, fmt.Errorf("%s: inputSchema: %w", raw.Name, err)
 	}
-	def.InputSchema, def.Input = s.JSON, s.Resolved
+	def.InputSchema = s.JSON // compiled later, into def.Input (CompileSchemas)
 	return def, nil
 }
 

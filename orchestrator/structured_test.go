@@ -10,6 +10,7 @@ import (
 
 	"github.com/mm-agent/mm/llm"
 	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/mmconfigs/schemacheck"
 	"github.com/mm-agent/mm/tools"
 )
 
@@ -29,6 +30,9 @@ func structuredConfig(t *testing.T) *mmconfigs.Config {
 	}
 	cfg := mmconfigs.Default(dir, func(string) string { return "" })
 	cfg.StructuredOutput = o
+	if err := cfg.CompileSchemas(schemacheck.Compile); err != nil {
+		t.Fatal(err)
+	}
 	return cfg
 }
 
@@ -160,6 +164,24 @@ func TestAskToolSpecStructured(t *testing.T) {
 	}
 }
 
+// TestStructuredOutputNotCompiled: a structuredOutput whose schema no
+// compiler compiled (a bug: mm hands it to mm-full) fails the turn on one
+// line before any model call, rather than accept an answer unchecked.
+func TestStructuredOutputNotCompiled(t *testing.T) {
+	cfg := structuredConfig(t)
+	cfg.StructuredOutput.Validator = nil
+	m := &fakeModel{replies: []llm.Reply{{Content: `{"city":"Paris","temp":21}`}}}
+	s := newTestSession(t, cfg, m, &recSink{})
+	err := s.Prompt(context.Background(), "weather in Paris?")
+	want := "structuredOutput weather.json: the JSON Schema was not compiled: this mm validates no JSON Schemas, run mm-full"
+	if err == nil || err.Error() != want {
+		t.Errorf("Prompt error\n got: %v\nwant: %s", err, want)
+	}
+	if len(m.requests) != 0 {
+		t.Errorf("%d model calls, want none", len(m.requests))
+	}
+}
+
 // TestWasmToolsOffered: the configuration's wasm tools follow the built-ins,
 // in the order written, and reach their runner.
 func TestWasmToolsOffered(t *testing.T) {
@@ -168,6 +190,9 @@ func TestWasmToolsOffered(t *testing.T) {
 	cfg.WasmTools = []tools.WasmDef{
 		{Name: "wc", Description: "counts", InputSchema: json.RawMessage(`{"type":"object"}`), Module: "/m/wc.wasm"},
 		{Name: "hello", Description: "greets", InputSchema: json.RawMessage(`{"type":"object"}`), Module: "/m/hello.wasm"},
+	}
+	if err := cfg.CompileSchemas(schemacheck.Compile); err != nil {
+		t.Fatal(err)
 	}
 	runner := &echoModules{}
 	sink := &recSink{}

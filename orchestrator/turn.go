@@ -155,6 +155,11 @@ func (s *Session) loop(ctx context.Context, t *turn, question string) (string, e
 	onText := func(chunk string) { s.sink.Emit(Text{Text: chunk}) }
 	var format *llm.JSONSchemaFormat
 	if out != nil {
+		if out.Validator == nil {
+			// A bug of the binary (mm hands structuredOutput to mm-full):
+			// no answer could be checked, so no model is called.
+			return "", fmt.Errorf("structuredOutput %s: %w", out.Path, mmconfigs.ErrNotCompiled)
+		}
 		// The answer is shown once it is checked, so that what is shown
 		// is the JSON alone: never a first answer that was refused.
 		onText = nil

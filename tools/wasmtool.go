@@ -9,8 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/mm-agent/mm/internal/jsonkind"
 	"github.com/mm-agent/mm/llm"
 )
@@ -32,10 +30,11 @@ type WasmDef struct {
 	Name        string
 	Description string
 	// InputSchema is the JSON Schema of the tool's arguments, compact; the
-	// model is offered it. Input is it resolved, to check a call's
-	// arguments against before the module runs.
+	// model is offered it. Input is it compiled (mm-full's compiler, plugged
+	// in after the configuration loads), to check a call's arguments
+	// against before the module runs.
 	InputSchema json.RawMessage
-	Input       *jsonschema.Resolved
+	Input       Validator
 	// Module is the module file, absolute.
 	Module string
 	// Read and Write are the folders of the working directory the module
@@ -43,6 +42,16 @@ type WasmDef struct {
 	Read, Write []string
 	Timeout     time.Duration
 }
+
+// Validator checks an instance against a compiled JSON Schema: the first
+// reason it is not valid, or nil (mmconfigs.Validator).
+type Validator interface {
+	Validate(instance any) error
+}
+
+// errNotCompiled is a wasm tool's error when its input schema was never
+// compiled: a bug of the binary, since mm hands wasm tools to mm-full.
+var errNotCompiled = errors.New("the tool's inputSchema was not compiled: this mm validates no JSON Schemas, run mm-full")
 
 // ModuleRunner runs a wasm tool's module in the sandbox: input on stdin, at
 // most maxStdout bytes of stdout returned. hooks/wasm's Runtime is one; mm
@@ -72,6 +81,9 @@ func (t *wasmTool) Spec() llm.ToolSpec {
 // WasmOutputCap bytes.
 func (t *wasmTool) Run(ctx context.Context, env Env, input json.RawMessage) Result {
 	name := t.def.Name
+	if t.def.Input == nil {
+		return failure(name, "%v", errNotCompiled)
+	}
 	stdin, err := wasmInput(input, t.def.Input)
 	if err != nil {
 		return BadInput(name, err)
@@ -105,9 +117,9 @@ func (t *wasmTool) Run(ctx context.Context, env Env, input json.RawMessage) Resu
 }
 
 // wasmInput is the module's stdin: the arguments as one JSON object (one
-// sent inside a JSON string unwrapped), checked against schema when there
-// is one.
-func wasmInput(input json.RawMessage, schema *jsonschema.Resolved) ([]byte, error) {
+// sent inside a JSON string unwrapped), checked against schema; without a
+// schema to check against, an error (never an unchecked input).
+func wasmInput(input json.RawMessage, schema Validator) ([]byte, error) {
 	input = bytes.TrimSpace(input)
 	if jsonkind.Of(input) != "object" {
 		obj, err := InputObject(input)
@@ -118,14 +130,15 @@ func wasmInput(input json.RawMessage, schema *jsonschema.Resolved) ([]byte, erro
 			return nil, err
 		}
 	}
-	if schema != nil {
-		var v any
-		if err := json.Unmarshal(input, &v); err != nil {
-			return nil, fmt.Errorf("not valid JSON (%v)", err)
-		}
-		if err := schema.Validate(v); err != nil {
-			return nil, err
-		}
+	if schema == nil {
+		return nil, errNotCompiled
+	}
+	var v any
+	if err := json.Unmarshal(input, &v); err != nil {
+		return nil, fmt.Errorf("not valid JSON (%v)", err)
+	}
+	if err := schema.Validate(v); err != nil {
+		return nil, err
 	}
 	return input, nil
 }

@@ -110,18 +110,38 @@ func TestWasmToolRun(t *testing.T) {
 func TestWasmToolCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	got := NewWasmTool(WasmDef{Name: "wc"}, &fakeModules{err: context.Canceled}).Run(ctx, Env{}, json.RawMessage(`{}`))
+	got := NewWasmTool(WasmDef{Name: "wc", Input: anySchema{}}, &fakeModules{err: context.Canceled}).Run(ctx, Env{}, json.RawMessage(`{}`))
 	if want := (Result{Output: "wc: cancelled", IsError: true}); got != want {
 		t.Errorf("Run = %+v, want %+v", got, want)
 	}
 }
 
 func TestWasmToolWithoutRunner(t *testing.T) {
-	got := NewWasmTool(WasmDef{Name: "wc"}, nil).Run(t.Context(), Env{}, json.RawMessage(`{}`))
+	got := NewWasmTool(WasmDef{Name: "wc", Input: anySchema{}}, nil).Run(t.Context(), Env{}, json.RawMessage(`{}`))
 	if want := (Result{Output: "wc: this mm runs no wasm tools", IsError: true}); got != want {
 		t.Errorf("Run = %+v, want %+v", got, want)
 	}
 }
+
+// TestWasmToolNotCompiled: a tool whose input schema no compiler compiled
+// (a bug: mm hands wasm tools to mm-full) fails every call, saying so,
+// and runs nothing.
+func TestWasmToolNotCompiled(t *testing.T) {
+	r := &fakeModules{out: []byte("ran")}
+	got := NewWasmTool(WasmDef{Name: "wc", InputSchema: json.RawMessage(`{"type":"object"}`)}, r).Run(t.Context(), Env{}, json.RawMessage(`{}`))
+	want := Result{Output: "wc: the tool's inputSchema was not compiled: this mm validates no JSON Schemas, run mm-full", IsError: true}
+	if got != want {
+		t.Errorf("Run = %+v, want %+v", got, want)
+	}
+	if r.name != "" {
+		t.Errorf("the module ran (%q) on an unchecked input", r.name)
+	}
+}
+
+// anySchema is the compiled schema true: every instance is valid.
+type anySchema struct{}
+
+func (anySchema) Validate(any) error { return nil }
 
 func TestWasmToolSpec(t *testing.T) {
 	spec := NewWasmTool(WasmDef{Name: "wc", Description: "counts", InputSchema: json.RawMessage(`{"type":"object"}`)}, nil).Spec()

@@ -250,10 +250,14 @@ const (
 	a2aSDK  = "github.com/a2aproject/a2a-go/a2a"
 )
 
+// jsonSchemas is the JSON Schema compiler, which the rules keep in
+// mmconfigs/schemacheck (and the MCP client's SDK).
+const jsonSchemas = "github.com/google/jsonschema-go/jsonschema"
+
 // policyGraph returns the graph the policy draws, with the packages outside mm
 // that the rules name: what check finds clean.
 func policyGraph() graph {
-	g := graph{"os/exec": nil, "net": nil, "net/http": nil, mcpSDK: nil, wazero: nil, otelSDK: nil, a2aSDK: nil}
+	g := graph{"os/exec": nil, "net": nil, "net/http": nil, mcpSDK: nil, wazero: nil, otelSDK: nil, jsonSchemas: nil, a2aSDK: nil}
 	for _, a := range policy() {
 		g[full(a.pkg)] = nil
 		for _, i := range a.imports {
@@ -337,16 +341,16 @@ func TestCheck(t *testing.T) {
 				`forbidden dependency: frontend/acp depends on github.com/modelcontextprotocol/go-sdk/mcp (frontend/acp → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
 				`forbidden dependency: frontend/tui depends on github.com/modelcontextprotocol/go-sdk/mcp (frontend/tui → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
 				`forbidden import: orchestrator imports github.com/modelcontextprotocol/go-sdk/mcp, which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
-				`forbidden dependency: cmd/mm depends on github.com/modelcontextprotocol/go-sdk/mcp (cmd/mm → cmd/mm/cli → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
-				`forbidden dependency: cmd/mm/cli depends on github.com/modelcontextprotocol/go-sdk/mcp (cmd/mm/cli → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm depends on github.com/modelcontextprotocol/go-sdk/mcp (cmd/mm → cmd/mm/cli → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm/cli depends on github.com/modelcontextprotocol/go-sdk/mcp (cmd/mm/cli → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
 			},
 		},
 		{
 			name: "mm's command line links wazero",
 			edit: func(g graph) { g[full("cmd/mm/cli")] = append(g[full("cmd/mm/cli")], wazero) },
 			want: []string{
-				`forbidden dependency: cmd/mm depends on github.com/tetratelabs/wazero (cmd/mm → cmd/mm/cli → github.com/tetratelabs/wazero), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
-				`forbidden import: cmd/mm/cli imports github.com/tetratelabs/wazero, which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm depends on github.com/tetratelabs/wazero (cmd/mm → cmd/mm/cli → github.com/tetratelabs/wazero), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden import: cmd/mm/cli imports github.com/tetratelabs/wazero, which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
 			},
 		},
 		{
@@ -357,8 +361,8 @@ func TestCheck(t *testing.T) {
 			},
 			want: []string{
 				"forbidden import: orchestrator imports a2aagent, which the policy does not allow: move the code, or, if the design allows the edge, add it to policy() in internal/archtest/deps_test.go with the reason",
-				`forbidden dependency: cmd/mm depends on github.com/a2aproject/a2a-go/a2a (cmd/mm → cmd/mm/cli → orchestrator → a2aagent → github.com/a2aproject/a2a-go/a2a), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
-				`forbidden dependency: cmd/mm/cli depends on github.com/a2aproject/a2a-go/a2a (cmd/mm/cli → orchestrator → a2aagent → github.com/a2aproject/a2a-go/a2a), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm depends on github.com/a2aproject/a2a-go/a2a (cmd/mm → cmd/mm/cli → orchestrator → a2aagent → github.com/a2aproject/a2a-go/a2a), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm/cli depends on github.com/a2aproject/a2a-go/a2a (cmd/mm/cli → orchestrator → a2aagent → github.com/a2aproject/a2a-go/a2a), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
 			},
 		},
 		{
@@ -369,8 +373,22 @@ func TestCheck(t *testing.T) {
 			},
 			want: []string{
 				"forbidden import: cmd/mm/cli imports frontend/a2a, which the policy does not allow: move the code, or, if the design allows the edge, add it to policy() in internal/archtest/deps_test.go with the reason",
-				`forbidden dependency: cmd/mm depends on github.com/a2aproject/a2a-go/a2a (cmd/mm → cmd/mm/cli → frontend/a2a → github.com/a2aproject/a2a-go/a2a), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
-				`forbidden dependency: cmd/mm/cli depends on github.com/a2aproject/a2a-go/a2a (cmd/mm/cli → frontend/a2a → github.com/a2aproject/a2a-go/a2a), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm depends on github.com/a2aproject/a2a-go/a2a (cmd/mm → cmd/mm/cli → frontend/a2a → github.com/a2aproject/a2a-go/a2a), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm/cli depends on github.com/a2aproject/a2a-go/a2a (cmd/mm/cli → frontend/a2a → github.com/a2aproject/a2a-go/a2a), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+			},
+		},
+		{
+			name: "the configuration compiles its schemas itself",
+			edit: func(g graph) { g[full("mmconfigs")] = append(g[full("mmconfigs")], jsonSchemas) },
+			want: []string{
+				`forbidden dependency: frontend depends on github.com/google/jsonschema-go/jsonschema (frontend → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
+				`forbidden dependency: frontend/a2a depends on github.com/google/jsonschema-go/jsonschema (frontend/a2a → orchestrator → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
+				`forbidden dependency: frontend/acp depends on github.com/google/jsonschema-go/jsonschema (frontend/acp → orchestrator → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
+				`forbidden dependency: frontend/tui depends on github.com/google/jsonschema-go/jsonschema (frontend/tui → frontend → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
+				`forbidden import: mmconfigs imports github.com/google/jsonschema-go/jsonschema, which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
+				`forbidden dependency: orchestrator depends on github.com/google/jsonschema-go/jsonschema (orchestrator → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
+				`forbidden dependency: cmd/mm depends on github.com/google/jsonschema-go/jsonschema (cmd/mm → cmd/mm/cli → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm/cli depends on github.com/google/jsonschema-go/jsonschema (cmd/mm/cli → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
 			},
 		},
 		{

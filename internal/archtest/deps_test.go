@@ -109,6 +109,10 @@ func policy() []allow {
 		// as tools.MCPServer, the one type of an MCP server's command line
 		// (issue 15) — a value the configuration fills, no tool that runs.
 		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/strictyaml", "tools"}},
+		// The JSON Schema compiler (jsonschema-go), apart from mmconfigs so
+		// that only mm-full links it (issue 16): it compiles the schemas
+		// mmconfigs read into mmconfigs.Validator values.
+		{pkg: "mmconfigs/schemacheck", imports: []string{"mmconfigs"}},
 
 		// Not drawn: a tool describes itself to the model as an llm.ToolSpec
 		// (a type, not a client); bash starts through internal/proc; files
@@ -177,9 +181,10 @@ func policy() []allow {
 		// mm: the command line without the heavy features (issue 16).
 		{pkg: "cmd/mm", imports: []string{"cmd/mm/cli"}},
 		// mm-full: the command line with them — the wasm runtime, the MCP
-		// client, the OTLP export, the A2A client and server (a2aagent,
-		// frontend/a2a; orchestrator for the A2A connector's types).
-		{pkg: "cmd/mm-full", imports: []string{"a2aagent", "cmd/mm/cli", "frontend/a2a", "hooks/wasm", "internal/tracing/otlp", "orchestrator", "tools/mcptools"}},
+		// client, the OTLP export, the JSON Schema compiler, the A2A client
+		// and server (a2aagent, frontend/a2a; orchestrator for the A2A
+		// connector's types).
+		{pkg: "cmd/mm-full", imports: []string{"a2aagent", "cmd/mm/cli", "frontend/a2a", "hooks/wasm", "internal/tracing/otlp", "mmconfigs/schemacheck", "orchestrator", "tools/mcptools"}},
 	}
 }
 
@@ -264,6 +269,15 @@ func neverRules() []never {
 			rule:    "only tools/mcptools links the MCP client (issue 16)",
 		},
 		{
+			// The configuration reads and checks its JSON Schemas and holds
+			// them compiled as an mmconfigs.Validator, which the command
+			// line has mmconfigs/schemacheck make: a binary that leaves it
+			// out runs no jsonschema-go initialiser (issue 16).
+			from:    []string{"frontend/...", "mmconfigs", "orchestrator", "tools"},
+			toOther: []string{"github.com/google/jsonschema-go/..."},
+			rule:    "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)",
+		},
+		{
 			from:   []string{"internal/..."},
 			to:     []string{"a2aagent", "agentproc", "cmd/...", "examples/...", "frontend/...", "handoff", "hooks/...", "llm", "mmconfigs", "orchestrator", "tools/..."},
 			direct: true,
@@ -272,8 +286,9 @@ func neverRules() []never {
 		{
 			from: []string{"cmd/mm", "cmd/mm/cli"},
 			toOther: []string{"github.com/tetratelabs/wazero/...", "github.com/modelcontextprotocol/go-sdk/...",
-				"go.opentelemetry.io/otel/sdk/...", "github.com/a2aproject/a2a-go/..."},
-			rule: "mm links no wasm runtime, MCP client, OTLP export or A2A: their initialisers would run at every start; they are mm-full's (issue 16)",
+				"go.opentelemetry.io/otel/sdk/...",
+				"github.com/google/jsonschema-go/...", "github.com/a2aproject/a2a-go/..."},
+			rule: "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)",
 		},
 		{
 			from:   []string{"..."},

@@ -85,6 +85,9 @@ func (sc *sessionConfigs) configure(o *orchestrator.Options) error {
 	if what := sc.feat.lacks(cfg); what != "" {
 		return errLacks(what)
 	}
+	if err := sc.feat.compileSchemas(cfg); err != nil {
+		return fmt.Errorf("config error: %w", err)
+	}
 	o.Config = cfg
 	sc.mu.Lock()
 	defer sc.mu.Unlock()

@@ -43,8 +43,8 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				}
 				return nil
 			}
-			mcpOK, hooksOK, skillsOK, agentsOK := true, true, true, true
-			ok := mmconfigs.Walk(path, cwd, s.Getenv, func(p string, c *mmconfigs.Config, err error) {
+			mcpOK, hooksOK, skillsOK, agentsOK, schemasOK := true, true, true, true, true
+			ok := mmconfigs.Walk(path, cwd, s.Getenv, s.Features.Schemas, func(p string, c *mmconfigs.Config, err error) {
 				if err != nil {
 					frontend.ReportError(errOut, err)
 					return
@@ -54,6 +54,14 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				for _, problem := range problems {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, problem)
 					skillsOK = false
+				}
+				if s.Features.Schemas == nil {
+					// mm, when mm-full is not installed: the schemas are
+					// read and checked, not compiled.
+					for _, sc := range c.Schemas() {
+						fmt.Fprintf(errOut, "  %s: %s: not compiled: mm checks JSON Schemas with mm-full, which is not installed: %s\n", p, sc.Where, installFull)
+						schemasOK = false
+					}
 				}
 				for _, problem := range checkHooks(cmd.Context(), s.Features, c, cwd, s.Getenv) {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, problem)
@@ -84,7 +92,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					fmt.Fprintf(out, "  agent %s (%s): %s%s\n", st.Name, st.Kind, did, who)
 				}
 			})
-			if !ok || !mcpOK || !hooksOK || !skillsOK || !agentsOK {
+			if !ok || !mcpOK || !hooksOK || !skillsOK || !agentsOK || !schemasOK {
 				return exitCode(1)
 			}
 			return nil

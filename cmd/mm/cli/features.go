@@ -17,7 +17,8 @@ import (
 // Features are the parts of mm whose dependencies would cost every start of
 // mm, used or not, their package initialisers and their size: the wasm
 // runtime (wazero), the MCP client (the MCP SDK), the OTLP export (the
-// OpenTelemetry SDK) and A2A, both ways (the A2A SDK). The mm binary links none of them — its Features are
+// OpenTelemetry SDK), the JSON Schema compiler (jsonschema-go) and A2A,
+// both ways (the A2A SDK). The mm binary links none of them — its Features are
 // the zero value — and hands a run that needs one over to mm-full, which
 // links them all (handover.go).
 type Features struct {
@@ -27,6 +28,9 @@ type Features struct {
 	MCP tools.MCPStarter
 	// Tracing starts the export of the spans the OTEL_* variables ask for.
 	Tracing func(tracing.Config) *tracing.Provider
+	// Schemas compiles a configuration's JSON Schemas (structuredOutput's,
+	// wasm tools' inputSchema) once it loads (compileSchemas).
+	Schemas mmconfigs.Compiler
 	// A2A prepares the agents asked over A2A (a2aagent).
 	A2A orchestrator.A2AConnector
 	// ServeA2A serves a configuration over A2A until ctx ends: mm serve
@@ -47,7 +51,7 @@ type WasmRuntime interface {
 
 // all reports whether every feature is linked: mm-full.
 func (f Features) all() bool {
-	return f.Wasm != nil && f.MCP != nil && f.Tracing != nil && f.A2A != nil && f.ServeA2A != nil
+	return f.Wasm != nil && f.MCP != nil && f.Tracing != nil && f.Schemas != nil && f.A2A != nil && f.ServeA2A != nil
 }
 
 // lacks is what of cfg this binary cannot run, as the start of a message
@@ -59,6 +63,10 @@ func (f Features) lacks(cfg *mmconfigs.Config) string {
 		what = "wasm hooks and tools"
 	case f.MCP == nil && len(cfg.MCPServers) > 0:
 		what = "mcpServers"
+	case f.Schemas == nil && cfg.StructuredOutput != nil:
+		what = "structuredOutput"
+	case f.Schemas == nil && len(cfg.WasmTools) > 0:
+		what = "wasm tools"
 	case f.A2A == nil && len(a2aAgents(cfg)) > 0:
 		what = "agents over A2A (" + strings.Join(a2aAgents(cfg), ", ") + ")"
 	default:
@@ -68,6 +76,17 @@ func (f Features) lacks(cfg *mmconfigs.Config) string {
 		return what
 	}
 	return filepath.Base(cfg.Path) + ": " + what
+}
+
+// compileSchemas compiles cfg's JSON Schemas with the binary's compiler: a
+// schema that does not compile is a config error (*mmconfigs.Error), as
+// one mmconfigs finds. Without a compiler (mm) it does nothing: lacks then
+// hands the configuration to mm-full.
+func (f Features) compileSchemas(cfg *mmconfigs.Config) error {
+	if f.Schemas == nil {
+		return nil
+	}
+	return cfg.CompileSchemas(f.Schemas)
 }
 
 // wasmModules are the modules of cfg's wasm hooks and wasm tools.

@@ -143,14 +143,17 @@ func configPath(f *flags, s *streams, cwd string) string {
 	return mmconfigs.Find(f.config, s.Getenv("MM_CONFIG"), cwd)
 }
 
-// loadConfig finds and loads the configuration; nil and false after printing
-// the error.
+// loadConfig finds and loads the configuration and compiles its JSON
+// Schemas; nil and false after printing the error.
 func loadConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, bool) {
 	path := configPath(f, s, cwd)
 	if path == "" {
 		return mmconfigs.Default(cwd, s.Getenv), true
 	}
 	c, err := mmconfigs.Load(path, cwd, s.Getenv)
+	if err == nil {
+		err = s.Features.compileSchemas(c)
+	}
 	if err != nil {
 		frontend.ReportError(s.ErrOut, err)
 		return nil, false
