@@ -82,13 +82,22 @@ func (a *Agent) Card() *a2a.AgentCard {
 	return a.card
 }
 
-// ReadCard reads the agent card, if it was not yet, and returns it (mm
-// check).
+// ReadCard reads the agent card, if it was not yet, and returns it.
 func (a *Agent) ReadCard(ctx context.Context) (*a2a.AgentCard, error) {
 	if err := a.readCard(ctx); err != nil {
 		return nil, err
 	}
 	return a.Card(), nil
+}
+
+// Describe reads the agent card, if it was not yet, and returns who the
+// agent says it is: "<name> <version>" (mm check).
+func (a *Agent) Describe(ctx context.Context) (string, error) {
+	card, err := a.ReadCard(ctx)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(card.Name + " " + card.Version), nil
 }
 
 // Prompt sends text as one message and returns once the agent's task has

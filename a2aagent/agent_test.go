@@ -93,7 +93,7 @@ func serveTestAgent(t *testing.T, e *testAgent, streaming bool, token string) *h
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	card := &a2a.AgentCard{Name: "test", Description: "echoes", URL: srv.URL + "/rpc", ProtocolVersion: "0.3.0",
+	card := &a2a.AgentCard{Name: "test", Version: "1.2.0", Description: "echoes", URL: srv.URL + "/rpc", ProtocolVersion: "0.3.0",
 		PreferredTransport: a2a.TransportProtocolJSONRPC, Capabilities: a2a.AgentCapabilities{Streaming: streaming},
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"}, Skills: []a2a.AgentSkill{}}
 	rpc := a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(e))
@@ -146,6 +146,19 @@ func TestPromptOutcomes(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestDescribe: who the agent is, as its card says, for mm check.
+func TestDescribe(t *testing.T) {
+	srv := serveTestAgent(t, newTestAgent(), true, "")
+	a, _ := New(Options{Name: "reviewer", URL: srv.URL})
+	if got, err := a.Describe(context.Background()); got != "test 1.2.0" || err != nil {
+		t.Errorf("Describe = %q, %v; want \"test 1.2.0\"", got, err)
+	}
+	gone, _ := New(Options{Name: "reviewer", URL: "http://127.0.0.1:1"})
+	if _, err := gone.Describe(context.Background()); err == nil || !strings.HasPrefix(err.Error(), `agent "reviewer": cannot reach http://127.0.0.1:1: `) {
+		t.Errorf("Describe of no agent = %v, want that it cannot be reached", err)
 	}
 }
 

@@ -6,9 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
-	"strings"
 
-	"github.com/mm-agent/mm/a2aagent"
 	"github.com/mm-agent/mm/agentproc"
 	"github.com/mm-agent/mm/mmconfigs"
 )
@@ -105,9 +103,10 @@ type AgentStatus struct {
 
 // ProbeAgents starts each agent of cfg that has no file here — by
 // command, over ssh — asks it initialize, and stops it; an agent served
-// over A2A is asked for its card. The agents by file
+// over A2A is asked for its card, through connect (nil in mm: each such
+// agent is then an error that says to run mm-full). The agents by file
 // are checked as files (mmconfigs.Walk).
-func ProbeAgents(ctx context.Context, cfg *mmconfigs.Config, cwd string, environ []string) []AgentStatus {
+func ProbeAgents(ctx context.Context, connect A2AConnector, cfg *mmconfigs.Config, cwd string, environ []string) []AgentStatus {
 	s := &Session{cfg: cfg, cwd: cwd}
 	s.joinChain(environ, "")
 	var out []AgentStatus
@@ -117,7 +116,7 @@ func ProbeAgents(ctx context.Context, cfg *mmconfigs.Config, cwd string, environ
 			continue
 		}
 		if a.Kind == mmconfigs.AgentA2A {
-			info, err := probeA2A(ctx, name, a, environ)
+			info, err := probeA2A(ctx, connect, name, a, environ)
 			out = append(out, AgentStatus{Name: name, Kind: a.Kind.String(), Info: info, Err: err})
 			continue
 		}
@@ -129,19 +128,18 @@ func ProbeAgents(ctx context.Context, cfg *mmconfigs.Config, cwd string, environ
 
 // probeA2A reads the agent card of an agent served over A2A: "<name>
 // <version>" as the card says.
-func probeA2A(ctx context.Context, name string, a mmconfigs.Agent, environ []string) (string, error) {
+func probeA2A(ctx context.Context, connect A2AConnector, name string, a mmconfigs.Agent, environ []string) (string, error) {
+	if connect == nil {
+		return "", errNoA2A(name)
+	}
 	vars := envMap(environ)
 	url := os.Expand(a.URL, func(k string) string { return vars[k] })
-	p, err := a2aagent.New(a2aagent.Options{Name: name, URL: url, Token: vars[a.TokenEnv], TokenEnv: a.TokenEnv})
+	p, err := connect(A2AOptions{Name: name, URL: url, Token: vars[a.TokenEnv], TokenEnv: a.TokenEnv})
 	if err != nil {
 		return "", err
 	}
 	defer p.Close()
-	card, err := p.ReadCard(ctx)
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(card.Name + " " + card.Version), nil
+	return p.Describe(ctx)
 }
 
 // withoutEnv returns environ without key.

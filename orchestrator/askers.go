@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/sync/semaphore"
 
-	"github.com/mm-agent/mm/a2aagent"
 	"github.com/mm-agent/mm/agentproc"
 	"github.com/mm-agent/mm/internal/tracing"
 	"github.com/mm-agent/mm/mmconfigs"
@@ -35,7 +34,7 @@ type askedAgent struct {
 	mu   sync.Mutex // one hand-off at a time
 	proc *agentproc.Agent
 	// a2a is an agent asked over A2A (mmConfigs a2a:), in place of proc.
-	a2a *a2aagent.Agent
+	a2a A2AAgent
 }
 
 func newAskers(s *Session) *askers {
@@ -139,6 +138,9 @@ func notLoadedText(name, id, why string) string {
 // session goes on with the same conversation there.
 func (a *askers) promptA2A(ctx context.Context, ag *askedAgent, name string, agent mmconfigs.Agent, msg string) (string, error) {
 	if ag.a2a == nil {
+		if a.s.connectA2A == nil {
+			return "", errNoA2A(name)
+		}
 		token := ""
 		if agent.TokenEnv != "" {
 			token = envMap(a.s.environ)[agent.TokenEnv]
@@ -146,7 +148,7 @@ func (a *askers) promptA2A(ctx context.Context, ag *askedAgent, name string, age
 				return "", fmt.Errorf("agent %q: $%s is empty: set it to the agent's token (tokenEnv: in its mmConfigs entry)", name, agent.TokenEnv)
 			}
 		}
-		p, err := a2aagent.New(a2aagent.Options{Name: name, URL: a.s.expander()(agent.URL), Token: token, TokenEnv: agent.TokenEnv,
+		p, err := a.s.connectA2A(A2AOptions{Name: name, URL: a.s.expander()(agent.URL), Token: token, TokenEnv: agent.TokenEnv,
 			ContextID: a.s.askedSession(name)})
 		if err != nil {
 			return "", err

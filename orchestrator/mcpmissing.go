@@ -10,8 +10,8 @@ import (
 	"github.com/mm-agent/mm/tools"
 )
 
-// installFull is how to get the binary that runs MCP servers, for the error
-// of a server that this one cannot start.
+// installFull is how to get the binary that runs MCP servers and asks
+// agents over A2A, for the error of what this one cannot do.
 const installFull = "go install github.com/mm-agent/mm/cmd/mm-full@latest"
 
 // startWithoutClient is the tools.MCPStarter of a binary that links no MCP

@@ -48,6 +48,11 @@ type Options struct {
 	// the mm binary, which links no MCP client: each server listed is then
 	// a warning that says to run mm-full. mm-full and tests set it.
 	StartMCP tools.MCPStarter
+	// ConnectA2A prepares the agents asked over A2A (a2aagent.New). It is
+	// nil in the mm binary, which links no A2A client: asking such an
+	// agent is then an error that says to run mm-full. mm-full and tests
+	// set it.
+	ConnectA2A A2AConnector
 	// Recorder saves the history as it happens; nil: it is not saved.
 	Recorder Recorder
 	// Resume is a saved session to go on with: its history and the
@@ -104,6 +109,9 @@ type Session struct {
 	// window is what the session knows of its model's context window.
 	window window
 
+	// connectA2A prepares the agents asked over A2A; nil: none can be.
+	connectA2A A2AConnector
+
 	asks        *askers
 	askSpecOnce sync.Once
 	askSpec     llm.ToolSpec
@@ -131,6 +139,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		recorder:      opts.Recorder,
 		store:         opts.Store,
 		askedSessions: map[string]string{},
+		connectA2A:    opts.ConnectA2A,
 	}
 	if r := opts.Resume; r != nil {
 		s.history = append([]llm.Message(nil), r.History...)

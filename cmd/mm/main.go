@@ -3,8 +3,8 @@
 // chains the user controls.
 //
 // This binary links none of cli.Features: no wasm runtime, no MCP client,
-// no OTLP export, whose dependencies would cost every start of mm their
-// initialisers. A run that needs one is handed over to mm-full
+// no OTLP export, no A2A client or server, whose dependencies would cost
+// every start of mm their initialisers. A run that needs one is handed over to mm-full
 // (cmd/mm-full), which has them all.
 package main
 

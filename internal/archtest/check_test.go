@@ -242,10 +242,12 @@ func checkNames(g graph, allowed []allow, rules []never) []string {
 // tools/mcptools.
 const mcpSDK = "github.com/modelcontextprotocol/go-sdk/mcp"
 
-// The other SDKs the rules keep out of mm: wazero, the OpenTelemetry SDK.
+// The other SDKs the rules keep out of mm: wazero, the OpenTelemetry SDK,
+// the A2A SDK.
 const (
 	wazero  = "github.com/tetratelabs/wazero"
 	otelSDK = "go.opentelemetry.io/otel/sdk/trace"
+	a2aSDK  = "github.com/a2aproject/a2a-go/a2a"
 )
 
 // jsonSchemas is the JSON Schema compiler, which the rules keep in
@@ -255,7 +257,7 @@ const jsonSchemas = "github.com/google/jsonschema-go/jsonschema"
 // policyGraph returns the graph the policy draws, with the packages outside mm
 // that the rules name: what check finds clean.
 func policyGraph() graph {
-	g := graph{"os/exec": nil, "net": nil, "net/http": nil, mcpSDK: nil, wazero: nil, otelSDK: nil, jsonSchemas: nil}
+	g := graph{"os/exec": nil, "net": nil, "net/http": nil, mcpSDK: nil, wazero: nil, otelSDK: nil, jsonSchemas: nil, a2aSDK: nil}
 	for _, a := range policy() {
 		g[full(a.pkg)] = nil
 		for _, i := range a.imports {
@@ -339,16 +341,40 @@ func TestCheck(t *testing.T) {
 				`forbidden dependency: frontend/acp depends on github.com/modelcontextprotocol/go-sdk/mcp (frontend/acp → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
 				`forbidden dependency: frontend/tui depends on github.com/modelcontextprotocol/go-sdk/mcp (frontend/tui → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
 				`forbidden import: orchestrator imports github.com/modelcontextprotocol/go-sdk/mcp, which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
-				`forbidden dependency: cmd/mm depends on github.com/modelcontextprotocol/go-sdk/mcp (cmd/mm → cmd/mm/cli → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or JSON Schema compiler: their initialisers would run at every start; they are mm-full's (issue 16)"`,
-				`forbidden dependency: cmd/mm/cli depends on github.com/modelcontextprotocol/go-sdk/mcp (cmd/mm/cli → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or JSON Schema compiler: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm depends on github.com/modelcontextprotocol/go-sdk/mcp (cmd/mm → cmd/mm/cli → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm/cli depends on github.com/modelcontextprotocol/go-sdk/mcp (cmd/mm/cli → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
 			},
 		},
 		{
 			name: "mm's command line links wazero",
 			edit: func(g graph) { g[full("cmd/mm/cli")] = append(g[full("cmd/mm/cli")], wazero) },
 			want: []string{
-				`forbidden dependency: cmd/mm depends on github.com/tetratelabs/wazero (cmd/mm → cmd/mm/cli → github.com/tetratelabs/wazero), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or JSON Schema compiler: their initialisers would run at every start; they are mm-full's (issue 16)"`,
-				`forbidden import: cmd/mm/cli imports github.com/tetratelabs/wazero, which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or JSON Schema compiler: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm depends on github.com/tetratelabs/wazero (cmd/mm → cmd/mm/cli → github.com/tetratelabs/wazero), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden import: cmd/mm/cli imports github.com/tetratelabs/wazero, which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+			},
+		},
+		{
+			name: "the turn loop imports the A2A client again",
+			edit: func(g graph) {
+				g[full("a2aagent")] = append(g[full("a2aagent")], a2aSDK)
+				g[full("orchestrator")] = append(g[full("orchestrator")], full("a2aagent"))
+			},
+			want: []string{
+				"forbidden import: orchestrator imports a2aagent, which the policy does not allow: move the code, or, if the design allows the edge, add it to policy() in internal/archtest/deps_test.go with the reason",
+				`forbidden dependency: cmd/mm depends on github.com/a2aproject/a2a-go/a2a (cmd/mm → cmd/mm/cli → orchestrator → a2aagent → github.com/a2aproject/a2a-go/a2a), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm/cli depends on github.com/a2aproject/a2a-go/a2a (cmd/mm/cli → orchestrator → a2aagent → github.com/a2aproject/a2a-go/a2a), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+			},
+		},
+		{
+			name: "mm's command line imports mm serve's server",
+			edit: func(g graph) {
+				g[full("frontend/a2a")] = append(g[full("frontend/a2a")], a2aSDK)
+				g[full("cmd/mm/cli")] = append(g[full("cmd/mm/cli")], full("frontend/a2a"))
+			},
+			want: []string{
+				"forbidden import: cmd/mm/cli imports frontend/a2a, which the policy does not allow: move the code, or, if the design allows the edge, add it to policy() in internal/archtest/deps_test.go with the reason",
+				`forbidden dependency: cmd/mm depends on github.com/a2aproject/a2a-go/a2a (cmd/mm → cmd/mm/cli → frontend/a2a → github.com/a2aproject/a2a-go/a2a), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm/cli depends on github.com/a2aproject/a2a-go/a2a (cmd/mm/cli → frontend/a2a → github.com/a2aproject/a2a-go/a2a), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
 			},
 		},
 		{
@@ -361,8 +387,8 @@ func TestCheck(t *testing.T) {
 				`forbidden dependency: frontend/tui depends on github.com/google/jsonschema-go/jsonschema (frontend/tui → frontend → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
 				`forbidden import: mmconfigs imports github.com/google/jsonschema-go/jsonschema, which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
 				`forbidden dependency: orchestrator depends on github.com/google/jsonschema-go/jsonschema (orchestrator → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
-				`forbidden dependency: cmd/mm depends on github.com/google/jsonschema-go/jsonschema (cmd/mm → cmd/mm/cli → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or JSON Schema compiler: their initialisers would run at every start; they are mm-full's (issue 16)"`,
-				`forbidden dependency: cmd/mm/cli depends on github.com/google/jsonschema-go/jsonschema (cmd/mm/cli → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export or JSON Schema compiler: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm depends on github.com/google/jsonschema-go/jsonschema (cmd/mm → cmd/mm/cli → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
+				`forbidden dependency: cmd/mm/cli depends on github.com/google/jsonschema-go/jsonschema (cmd/mm/cli → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)"`,
 			},
 		},
 		{

@@ -140,13 +140,14 @@ func policy() []allow {
 		{pkg: "a2aagent", imports: []string{"internal/textcut", "internal/tracing"}},
 
 		// The design's orchestrator → (hooks, llm, tools, handoff, agentproc).
-		// Not drawn: a2aagent, agentproc's sibling for an agent asked over
-		// A2A rather than started as a child (issue 13).
+		// Not a2aagent, agentproc's sibling for an agent asked over A2A: the
+		// orchestrator holds one as an A2AAgent, given the client as an
+		// A2AConnector, so that mm links no A2A SDK (issue 16).
 		// Not drawn: mmconfigs, for a session is built from a loaded
 		// configuration (its model, hooks, MCP servers, the agents it may ask);
 		// the system prompt's AGENTS.md files and skills, and the question's
 		// @path and $name lines (projectdocs, skills, question).
-		{pkg: "orchestrator", imports: []string{"a2aagent", "agentproc", "handoff", "hooks", "internal/textcut", "internal/tracing", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
+		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/textcut", "internal/tracing", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
 
 		// The design's frontend → orchestrator. Not drawn: mmconfigs, for
 		// ReportError recognises a *mmconfigs.Error to print it as
@@ -155,7 +156,8 @@ func policy() []allow {
 		{pkg: "frontend", imports: []string{"frontend/markdown", "mmconfigs", "orchestrator"}},
 		// The editor front end reads its peer's messages as acpconn does.
 		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "internal/tracing", "orchestrator"}},
-		// mm serve --a2a: a front end over orchestrator.Session, as -acp is.
+		// mm serve --a2a: a front end over orchestrator.Session, as -acp is;
+		// mm-full's, plugged in as cli.Features.ServeA2A (issue 16).
 		{pkg: "frontend/a2a", imports: []string{"internal/tracing", "orchestrator"}},
 		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 
@@ -164,22 +166,25 @@ func policy() []allow {
 		// options (orchestrator); loading the configuration and mm check
 		// (mmconfigs, and orchestrator's MCP probe); mm hooks test and mm
 		// check's hook checks (hooks); the interfaces a feature of mm-full
-		// is plugged in by (hooks, tools: the wasm runner and the MCP
-		// starter); mm init's look for local servers (llm); the supervision
+		// is plugged in by (hooks, tools, orchestrator: the wasm runner, the
+		// MCP starter, the A2A connector; mm serve's server is a func of
+		// cli's own options); mm init's look for local servers (llm); the supervision
 		// of every child from mm's first instruction to its last
 		// (internal/proc); the limit of an --ask message read from stdin,
 		// and its error (internal/acpconn, internal/regularfile); mm
 		// check's look at the skills (skills).
 		{pkg: "cmd/mm/cli", imports: []string{
-			"frontend", "frontend/a2a", "frontend/acp", "frontend/tui",
+			"frontend", "frontend/acp", "frontend/tui",
 			"hooks", "internal/acpconn", "internal/proc",
 			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "sessions", "skills", "tools",
 		}},
 		// mm: the command line without the heavy features (issue 16).
 		{pkg: "cmd/mm", imports: []string{"cmd/mm/cli"}},
 		// mm-full: the command line with them — the wasm runtime, the MCP
-		// client and the OTLP export.
-		{pkg: "cmd/mm-full", imports: []string{"cmd/mm/cli", "hooks/wasm", "internal/tracing/otlp", "mmconfigs/schemacheck", "tools/mcptools"}},
+		// client, the OTLP export, the JSON Schema compiler, the A2A client
+		// and server (a2aagent, frontend/a2a; orchestrator for the A2A
+		// connector's types).
+		{pkg: "cmd/mm-full", imports: []string{"a2aagent", "cmd/mm/cli", "frontend/a2a", "hooks/wasm", "internal/tracing/otlp", "mmconfigs/schemacheck", "orchestrator", "tools/mcptools"}},
 	}
 }
 
@@ -282,8 +287,8 @@ func neverRules() []never {
 			from: []string{"cmd/mm", "cmd/mm/cli"},
 			toOther: []string{"github.com/tetratelabs/wazero/...", "github.com/modelcontextprotocol/go-sdk/...",
 				"go.opentelemetry.io/otel/sdk/...",
-				"github.com/google/jsonschema-go/..."},
-			rule: "mm links no wasm runtime, MCP client, OTLP export or JSON Schema compiler: their initialisers would run at every start; they are mm-full's (issue 16)",
+				"github.com/google/jsonschema-go/...", "github.com/a2aproject/a2a-go/..."},
+			rule: "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)",
 		},
 		{
 			from:   []string{"..."},

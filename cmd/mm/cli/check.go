@@ -75,7 +75,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					}
 					fmt.Fprintf(out, "  mcp %s: %d tool(s): %s\n", st.Name, len(st.Tools), strings.Join(st.Tools, ", "))
 				}
-				for _, st := range orchestrator.ProbeAgents(cmd.Context(), c, cwd, s.Environ()) {
+				for _, st := range orchestrator.ProbeAgents(cmd.Context(), s.Features.A2A, c, cwd, s.Environ()) {
 					if st.Err != nil {
 						fmt.Fprintf(errOut, "  %v\n", st.Err)
 						agentsOK = false

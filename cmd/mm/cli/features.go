@@ -3,18 +3,22 @@ package cli
 import (
 	"context"
 	"fmt"
+	"net"
 	"path/filepath"
+	"strings"
 
 	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/internal/tracing"
 	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/orchestrator"
 	"github.com/mm-agent/mm/tools"
 )
 
 // Features are the parts of mm whose dependencies would cost every start of
 // mm, used or not, their package initialisers and their size: the wasm
 // runtime (wazero), the MCP client (the MCP SDK), the OTLP export (the
-// OpenTelemetry SDK) and the JSON Schema compiler (jsonschema-go). The mm binary links none of them — its Features are
+// OpenTelemetry SDK), the JSON Schema compiler (jsonschema-go) and A2A,
+// both ways (the A2A SDK). The mm binary links none of them — its Features are
 // the zero value — and hands a run that needs one over to mm-full, which
 // links them all (handover.go).
 type Features struct {
@@ -27,6 +31,11 @@ type Features struct {
 	// Schemas compiles a configuration's JSON Schemas (structuredOutput's,
 	// wasm tools' inputSchema) once it loads (compileSchemas).
 	Schemas mmconfigs.Compiler
+	// A2A prepares the agents asked over A2A (a2aagent).
+	A2A orchestrator.A2AConnector
+	// ServeA2A serves a configuration over A2A until ctx ends: mm serve
+	// (frontend/a2a.Serve).
+	ServeA2A func(ctx context.Context, ln net.Listener, o ServeOptions) error
 }
 
 // WasmRuntime runs wasm hooks and wasm tools: hooks/wasm's Runtime.
@@ -42,7 +51,7 @@ type WasmRuntime interface {
 
 // all reports whether every feature is linked: mm-full.
 func (f Features) all() bool {
-	return f.Wasm != nil && f.MCP != nil && f.Tracing != nil && f.Schemas != nil
+	return f.Wasm != nil && f.MCP != nil && f.Tracing != nil && f.Schemas != nil && f.A2A != nil && f.ServeA2A != nil
 }
 
 // lacks is what of cfg this binary cannot run, as the start of a message
@@ -58,6 +67,8 @@ func (f Features) lacks(cfg *mmconfigs.Config) string {
 		what = "structuredOutput"
 	case f.Schemas == nil && len(cfg.WasmTools) > 0:
 		what = "wasm tools"
+	case f.A2A == nil && len(a2aAgents(cfg)) > 0:
+		what = "agents over A2A (" + strings.Join(a2aAgents(cfg), ", ") + ")"
 	default:
 		return ""
 	}

@@ -66,7 +66,7 @@ func preferFull(s *streams, f *flags) {
 		return // this is mm-full
 	}
 	if err := execFull(s, f); err != nil && !errors.Is(err, errNoFull) {
-		fmt.Fprintf(s.ErrOut, "mm: %v (going on without wasm, MCP and tracing)\n", err)
+		fmt.Fprintf(s.ErrOut, "mm: %v (going on without wasm, MCP, A2A and tracing)\n", err)
 	}
 }
 

@@ -167,7 +167,7 @@ func loadConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, bool) {
 // that each load their own (mm -acp without a configuration).
 func sessionOptions(f *flags, s *streams, cfg *mmconfigs.Config, cwd string) orchestrator.Options {
 	return orchestrator.Options{Config: cfg, Cwd: cwd, Environ: s.Environ(), Model: f.model, Yolo: f.yolo, Bin: s.Bin,
-		StartMCP: s.Features.MCP}
+		StartMCP: s.Features.MCP, ConnectA2A: s.Features.A2A}
 }
 
 // validate is the output format the flags give, or a usage error: two

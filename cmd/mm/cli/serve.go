@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/mm-agent/mm/frontend/a2a"
 )
 
 // serveFlags are mm serve's own flags.
@@ -35,12 +33,15 @@ persist: false). Nobody can be asked for consent: tool calls run only with yolo:
 request must carry "Authorization: Bearer <the variable's value>".`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if s.Features.ServeA2A == nil {
+				return exitCode(handOver(s, f, "mm serve --a2a"))
+			}
 			return exitCode(runServe(cmd.Context(), end, s, f, sf))
 		},
 	}
 	cmd.Flags().StringVar(&sf.a2a, "a2a", "", "the address to serve A2A on, host:port (port 0: any free one)")
 	cmd.Flags().StringVar(&sf.tokenEnv, "token-env", "", "the variable holding the bearer token every request must carry (required away from loopback)")
-	cmd.Flags().IntVar(&sf.maxTasks, "max-tasks", a2a.DefaultMaxTasks, "how many tasks may run at once; more are refused with a failed task")
+	cmd.Flags().IntVar(&sf.maxTasks, "max-tasks", defaultMaxTasks, "how many tasks may run at once; more are refused with a failed task")
 	cmd.Flags().BoolVar(&sf.noSave, "no-save", false, "do not save the contexts' sessions (as persist: false)")
 	return cmd
 }
@@ -96,14 +97,14 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 	for _, p := range problems {
 		fmt.Fprintf(s.ErrOut, "mm serve: %s\n", p)
 	}
-	var cardSkills []a2a.Skill
+	var cardSkills []ServeSkill
 	for _, sk := range set.List() {
-		cardSkills = append(cardSkills, a2a.Skill{Name: sk.Name, Description: sk.Description})
+		cardSkills = append(cardSkills, ServeSkill{Name: sk.Name, Description: sk.Description})
 	}
 	name := agentName(cfg.Path)
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(s.ErrOut, "mm serve: %s over A2A at %s (card: %s.well-known/agent-card.json)\n", name, url, url)
-	err = a2a.Serve(ctx, ln, a2a.Options{
+	err = s.Features.ServeA2A(ctx, ln, ServeOptions{
 		Session: opts, Name: name, Description: cfg.Description, Version: version(), Skills: cardSkills,
 		Token: token, MaxTasks: sf.maxTasks, Log: s.ErrOut,
 		Store: servedStore(s.Getenv, !sf.noSave && cfg.Persist),

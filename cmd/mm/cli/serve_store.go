@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/mm-agent/mm/frontend/a2a"
 	"github.com/mm-agent/mm/orchestrator"
 	"github.com/mm-agent/mm/sessions"
 )
@@ -28,12 +27,12 @@ type serveStore struct {
 	ids map[string]string
 }
 
-var _ a2a.Store = (*serveStore)(nil)
+var _ ServeStore = (*serveStore)(nil)
 
 // servedStore is mm serve's store; nil when nothing is saved (--no-save,
 // persist: false, no HOME). A nil *serveStore in the interface would not
 // be nil, hence the interface type.
-func servedStore(getenv func(string) string, save bool) a2a.Store {
+func servedStore(getenv func(string) string, save bool) ServeStore {
 	dir := sessions.Dir(getenv)
 	if dir == "" || !save {
 		return nil
@@ -41,7 +40,7 @@ func servedStore(getenv func(string) string, save bool) a2a.Store {
 	return &serveStore{dir: filepath.Join(dir, servedFolder), ids: map[string]string{}}
 }
 
-// Open is a2a.Store's.
+// Open is ServeStore's.
 func (st *serveStore) Open(contextID string, o orchestrator.Options) (orchestrator.Recorder, *orchestrator.Resumed, func() error, error) {
 	h := sessionHeader(o)
 	st.mu.Lock()

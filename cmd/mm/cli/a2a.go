@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"io"
+
+	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/orchestrator"
+)
+
+// What the command line knows of A2A without linking the A2A SDK: mm
+// leaves frontend/a2a and a2aagent out, mm-full plugs them in as
+// Features.ServeA2A and Features.A2A (issue 16).
+
+// defaultMaxTasks is mm serve's --max-tasks default: frontend/a2a's
+// DefaultMaxTasks (a test keeps them equal).
+const defaultMaxTasks = 50
+
+// ServeOptions are what mm serve gives Features.ServeA2A: frontend/a2a's
+// Options, as the command line fills them.
+type ServeOptions struct {
+	// Session is the template of every A2A context's session.
+	Session orchestrator.Options
+	// Store saves each context's session; nil: nothing is saved.
+	Store ServeStore
+	// Name, Description and Version are the agent card's.
+	Name, Description, Version string
+	// Skills are the card's skills: the configuration's.
+	Skills []ServeSkill
+	// Token, when not "", is the bearer token every request must carry.
+	Token string
+	// MaxTasks bounds the tasks running at once.
+	MaxTasks int
+	// Log gets one line per problem the server meets.
+	Log io.Writer
+}
+
+// ServeSkill is one skill the agent card lists.
+type ServeSkill struct{ Name, Description string }
+
+// ServeStore keeps the sessions of mm serve's A2A contexts: frontend/a2a's
+// Store, method for method, so that a ServeStore is one.
+type ServeStore interface {
+	// Open is where the session of the A2A context id is saved: its
+	// recorder, its history when the context had a session before, and
+	// what to call when the session closes.
+	Open(contextID string, o orchestrator.Options) (rec orchestrator.Recorder, resume *orchestrator.Resumed, end func() error, err error)
+}
+
+// a2aAgents are the names of cfg's agents asked over A2A, sorted.
+func a2aAgents(cfg *mmconfigs.Config) []string {
+	var names []string
+	for _, name := range cfg.AgentNames() {
+		if cfg.Agents[name].Kind == mmconfigs.AgentA2A {
+			names = append(names, name)
+		}
+	}
+	return names
+}
