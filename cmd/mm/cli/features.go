@@ -18,9 +18,9 @@ import (
 // mm, used or not, their package initialisers and their size: the wasm
 // runtime (wazero), the MCP client (the MCP SDK), the OTLP export (the
 // OpenTelemetry SDK), the JSON Schema compiler (jsonschema-go) and A2A,
-// both ways (the A2A SDK). The mm binary links none of them — its Features are
-// the zero value — and hands a run that needs one over to mm-full, which
-// links them all (handover.go).
+// both ways (the A2A SDK). The mm binary links none of them — its Features
+// are the zero value — and hands a run that needs one over to mm-full,
+// which links them all (handover.go).
 type Features struct {
 	// Wasm makes the runtime of a configuration's wasm hooks and tools.
 	Wasm func() WasmRuntime
@@ -108,5 +108,5 @@ func wasmModules(cfg *mmconfigs.Config) []string {
 // errLacks is the error of a session whose configuration needs what this
 // binary lacks, when it could not be handed over (mm -acp's sessions).
 func errLacks(what string) error {
-	return fmt.Errorf("%s need mm-full, mm with every feature: %s", what, installFull)
+	return fmt.Errorf("%s: this needs mm-full, mm with every feature: %s", what, installFull)
 }

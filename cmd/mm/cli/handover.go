@@ -49,9 +49,9 @@ func findFull(s *streams) (string, error) {
 func handOver(s *streams, f *flags, what string) int {
 	if err := execFull(s, f); err != nil {
 		if errors.Is(err, errNoFull) {
-			fmt.Fprintf(s.ErrOut, "mm: %s need mm-full, mm with every feature, which is neither beside mm nor on $PATH: %s\n", what, installFull)
+			fmt.Fprintf(s.ErrOut, "mm: %s: this needs mm-full, mm with every feature, which is neither beside mm nor on $PATH: %s\n", what, installFull)
 		} else {
-			fmt.Fprintf(s.ErrOut, "mm: %s need mm-full: %v\n", what, err)
+			fmt.Fprintf(s.ErrOut, "mm: %s: this needs mm-full: %v\n", what, err)
 		}
 		return 1
 	}
