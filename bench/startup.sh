@@ -8,6 +8,7 @@
 #
 #   bench/startup.sh            # from the repository's root
 #   RUNS=100 bench/startup.sh
+#   ROUNDS=5 bench/startup.sh   # hyperfine rounds, pooled (default 3)
 #   BASE=<rev> bench/startup.sh # also the mm of an earlier commit
 #
 # Needs go and hyperfine (apt-get install hyperfine).
@@ -43,19 +44,29 @@ printf 'model: echo/e\n' >e.yaml
 unset MM_CONFIG MM_MODEL MM_ASKED_DEPTH MM_ASK_CHAIN MM_ASK_MAX_DEPTH MM_BIN
 export XDG_STATE_HOME=$work/state # the sessions these runs save
 
-hyperfine -N --warmup 5 --runs "$runs" --export-json "$work/runs.json" \
-	-n floor "$work/floor-bin" \
-	-n 'mm version' "$work/mm version" \
-	-n 'mm -p (echo)' "$work/mm -p hi" \
-	-n 'mm -p (echo), static' "$work/static/mm -p hi" \
-	-n 'mm --ask (echo)' "$work/mm --ask e hi" \
-	-n 'mm --ask (echo), static' "$work/static/mm --ask e hi" \
-	-n 'mm-full -p (echo)' "$work/mm-full -p hi" \
-	"${base[@]}" </dev/null >/dev/null
+# hyperfine runs each command's runs one after the other: several rounds,
+# pooled, keep a load that changes meanwhile from favouring one command.
+for ((r = 1; r <= ${ROUNDS:-3}; r++)); do
+	hyperfine -N --warmup 5 --runs "$runs" --export-json "$work/runs-$r.json" \
+		-n floor "$work/floor-bin" \
+		-n 'mm version' "$work/mm version" \
+		-n 'mm -p (echo)' "$work/mm -p hi" \
+		-n 'mm -p (echo), static' "$work/static/mm -p hi" \
+		-n 'mm --ask (echo)' "$work/mm --ask e hi" \
+		-n 'mm --ask (echo), static' "$work/static/mm --ask e hi" \
+		-n 'mm-full -p (echo)' "$work/mm-full -p hi" \
+		"${base[@]}" </dev/null >/dev/null
+done
 # Medians (one slow or lucky run moves a mean), with the spread.
-python3 - "$work/runs.json" <<'PY'
-import json, sys
-rs = json.load(open(sys.argv[1]))["results"]
+python3 - "$work"/runs-*.json <<'PY'
+import json, statistics, sys
+times, order = {}, []
+for f in sys.argv[1:]:
+    for r in json.load(open(f))["results"]:
+        if r["command"] not in times:
+            order.append(r["command"])
+        times.setdefault(r["command"], []).extend(r["times"])
+rs = [{"command": c, "median": statistics.median(times[c]), "min": min(times[c]), "max": max(times[c])} for c in order]
 floor = rs[0]["median"]
 print("| case | median ms | min | max | × floor |")
 print("|---|---:|---:|---:|---:|")

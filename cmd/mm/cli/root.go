@@ -111,6 +111,13 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 		fl.StringVar(h.p, h.name, "", h.help)
 		_ = fl.MarkHidden(h.name) // for an mm that asks over ssh, not for people
 	}
+	// The subcommands start what a signal must stop once the signals are
+	// watched; the root command waits where its modes start (runRoot).
+	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
+		if cmd != root {
+			end.wait()
+		}
+	}
 	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f), serveCmd(&f, s, end), sessionsCmd(s))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
@@ -213,6 +220,7 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 		return 2
 	}
 	if f.acp {
+		end.wait()
 		return runACP(ctx, s, f, cwd)
 	}
 	cfg, ok := loadConfig(&f, s, cwd)
@@ -222,6 +230,7 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 	if what := s.Features.lacks(cfg); what != "" {
 		return handOver(s, &f, what)
 	}
+	end.wait()
 	model := cfg.Model
 	if f.model != "" {
 		model = f.model

@@ -31,22 +31,39 @@ type ending struct {
 	sigs   chan os.Signal
 	cancel context.CancelFunc
 	term   *term.State // stdin's terminal as mm found it, or nil
+	ready  chan struct{} // closed once the signals are watched
 
 	mu  sync.Mutex
 	got syscall.Signal // the first signal; 0 while none came
 }
 
 // watchEndings starts watching sigs, for the life of mm; ctx is cancelled
-// at the first.
+// at the first. The handlers are set up in the background: the first
+// signal.Notify starts the runtime's signal thread and waits for it, a
+// third of a millisecond that overlaps mm's start rather than adding to
+// it. Until they are (ready), a signal ends mm as it would any program,
+// which is harmless while mm has started nothing: ready is awaited before
+// mm starts what a signal must stop cleanly.
 func watchEndings(sigs ...os.Signal) (context.Context, *ending) {
 	ctx, cancel := context.WithCancel(context.Background())
-	e := &ending{sigs: make(chan os.Signal, 2), cancel: cancel}
-	if fd := int(os.Stdin.Fd()); term.IsTerminal(fd) {
-		e.term, _ = term.GetState(fd)
-	}
-	signal.Notify(e.sigs, sigs...)
-	go e.watch()
+	e := &ending{sigs: make(chan os.Signal, 2), cancel: cancel, ready: make(chan struct{})}
+	go func() {
+		if fd := int(os.Stdin.Fd()); term.IsTerminal(fd) {
+			e.term, _ = term.GetState(fd)
+		}
+		signal.Notify(e.sigs, sigs...)
+		close(e.ready)
+		e.watch()
+	}()
 	return ctx, e
+}
+
+// wait returns once the signals are watched: before mm starts a session, a
+// child or a server. A nil ending (a test's) has nothing to wait for.
+func (e *ending) wait() {
+	if e != nil {
+		<-e.ready
+	}
 }
 
 // also adds sigs to the signals that end mm.
