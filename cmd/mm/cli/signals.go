@@ -30,7 +30,7 @@ const exitGrace = time.Second
 type ending struct {
 	sigs   chan os.Signal
 	cancel context.CancelFunc
-	term   *term.State // stdin's terminal as mm found it, or nil
+	term   *term.State   // stdin's terminal as mm found it, or nil
 	ready  chan struct{} // closed once the signals are watched
 
 	mu  sync.Mutex
