@@ -30,8 +30,10 @@ base=()
 if [ -n "${BASE:-}" ]; then
 	mkdir "$work/base-src"
 	git -C "$root" archive "$BASE" | tar -x -C "$work/base-src"
-	(cd "$work/base-src" && go build -o "$work/mm-base" ./cmd/mm)
-	base=(-n "mm -p (echo), $BASE" "$work/mm-base -p hi" -n "mm --ask (echo), $BASE" "$work/mm-base --ask e hi")
+	(cd "$work/base-src" && go build -o "$work/mm-base" ./cmd/mm && mkdir "$work/base-static" &&
+		CGO_ENABLED=0 go build -o "$work/base-static/mm" ./cmd/mm)
+	base=(-n "mm -p (echo), $BASE" "$work/mm-base -p hi" -n "mm --ask (echo), $BASE" "$work/mm-base --ask e hi"
+		-n "mm -p (echo), static, $BASE" "$work/base-static/mm -p hi" -n "mm --ask (echo), static, $BASE" "$work/base-static/mm --ask e hi")
 fi
 mkdir "$work/floor"
 printf 'package main\n\nfunc main() {}\n' >"$work/floor/main.go"
