@@ -44,5 +44,5 @@ type A2AConnector func(A2AOptions) (A2AAgent, error)
 // errNoA2A is the error of an agent over A2A that a binary without the A2A
 // client (mm, which hands such a configuration over to mm-full) was asked.
 func errNoA2A(name string) error {
-	return fmt.Errorf("agent %q: this mm has no A2A client: run mm-full (%s)", name, installFull)
+	return fmt.Errorf("agent %q: this mm has no A2A client: run mm-full (%s)", name, InstallFull)
 }

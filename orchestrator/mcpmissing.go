@@ -10,9 +10,9 @@ import (
 	"github.com/mm-agent/mm/tools"
 )
 
-// installFull is how to get the binary that runs MCP servers and asks
-// agents over A2A, for the error of what this one cannot do.
-const installFull = "go install github.com/mm-agent/mm/cmd/mm-full@latest"
+// InstallFull is how to get mm-full, the binary with every feature, for
+// the messages of what this one cannot do (here and in cmd/mm/cli).
+const InstallFull = "go install github.com/mm-agent/mm/cmd/mm-full@latest"
 
 // startWithoutClient is the tools.MCPStarter of a binary that links no MCP
 // client (mm, which execs mm-full when a configuration has MCP servers):
@@ -25,7 +25,7 @@ func startWithoutClient(_ context.Context, servers []tools.MCPServer, _ tools.En
 	set := &noClientSet{}
 	var errs []error
 	for _, srv := range servers {
-		err := fmt.Errorf("mcp server %q: this mm has no MCP client: run mm-full (%s)", srv.Name, installFull)
+		err := fmt.Errorf("mcp server %q: this mm has no MCP client: run mm-full (%s)", srv.Name, InstallFull)
 		set.servers = append(set.servers, tools.MCPServerStatus{Name: srv.Name, Err: err})
 		errs = append(errs, err)
 	}

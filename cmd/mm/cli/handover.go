@@ -6,10 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+
+	"github.com/mm-agent/mm/orchestrator"
 )
 
 // installFull is how to get mm-full, for the messages that need it.
-const installFull = "go install github.com/mm-agent/mm/cmd/mm-full@latest"
+const installFull = orchestrator.InstallFull
 
 // The variables of the hand-over: fullVar overrides where mm looks for
 // mm-full; entryVar tells mm-full which mm handed it the run, so that the
@@ -66,7 +68,7 @@ func preferFull(s *streams, f *flags) {
 		return // this is mm-full
 	}
 	if err := execFull(s, f); err != nil && !errors.Is(err, errNoFull) {
-		fmt.Fprintf(s.ErrOut, "mm: %v (going on without wasm, MCP, A2A and tracing)\n", err)
+		fmt.Fprintf(s.ErrOut, "mm: %v (going on without wasm, MCP, JSON Schemas, A2A and tracing)\n", err)
 	}
 }
 
