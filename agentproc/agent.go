@@ -196,6 +196,8 @@ func launch(opts Options) (*Agent, error) {
 		outR.Close()
 		return nil, fmt.Errorf("start agent %s: %s", label, startError(argv[0], err))
 	}
+	// While the child starts: what it will answer is decoded faster then.
+	acpconn.WarmClient()
 
 	a := &Agent{
 		name:    label,

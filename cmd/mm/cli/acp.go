@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mm-agent/mm/frontend/acp"
+	"github.com/mm-agent/mm/internal/acpconn"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
 )
@@ -17,6 +18,7 @@ import (
 // agent.yaml of its own cwd (session/new's), as an editor started from any
 // folder expects.
 func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
+	acpconn.WarmAgent()
 	fixed := f.config != "" || s.Getenv("MM_CONFIG") != ""
 	if !fixed || s.Getenv("MM_ASKED_DEPTH") == "" {
 		// An editor's mm, or one whose sessions load their own
