@@ -34,6 +34,18 @@ func (s *Session) Commands() []Command {
 	return cmds
 }
 
+// CompactCommand is /compact as a Command, for a front end that passes
+// every line to Prompt (ACP) and lists what Prompt runs: the session's
+// Commands, then this.
+func CompactCommand() Command {
+	for _, c := range slashCommands() {
+		if c.Name == CommandCompact {
+			return Command{Name: c.Name, Description: c.Description}
+		}
+	}
+	return Command{Name: CommandCompact}
+}
+
 // askCommandLine is a parsed /ask… line.
 type askCommandLine struct {
 	agent, question string

@@ -45,6 +45,9 @@ func (ss *sessions) get(i int) *fakeSession {
 }
 
 func (f *fakeSession) Commands() []orchestrator.Command {
+	if f.opts.Cwd == "/no-agents" {
+		return nil // a configuration without mmConfigs
+	}
 	return []orchestrator.Command{
 		{Name: "ask-expert", Description: "ask expert a question", Hint: "question"},
 		{Name: "ask-with-context-expert", Description: "ask expert a question, sending this conversation along", Hint: "question"},

@@ -43,9 +43,7 @@ func (s *server) LoadSession(ctx context.Context, p acp.LoadSessionRequest) (acp
 	if r := ss.saved.Resume; r != nil {
 		ss.sink.replay(orchestrator.Replay(r.History))
 	}
-	if cmds := ss.orch.Commands(); len(cmds) > 0 {
-		ss.sink.commands(cmds)
-	}
+	ss.sink.commands(promptCommands(ss.orch))
 	if err := s.add(ss); err != nil {
 		return acp.LoadSessionResponse{}, err
 	}

@@ -185,9 +185,8 @@ func (s *server) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.N
 	if err != nil {
 		return acp.NewSessionResponse{}, err
 	}
-	if cmds := ss.orch.Commands(); len(cmds) > 0 {
-		s.out.afterResponse(string(ss.id), func() { ss.sink.commands(cmds) })
-	}
+	cmds := promptCommands(ss.orch)
+	s.out.afterResponse(string(ss.id), func() { ss.sink.commands(cmds) })
 	return acp.NewSessionResponse{SessionId: ss.id}, nil
 }
 

@@ -289,7 +289,7 @@ func TestNewSession(t *testing.T) {
 	}
 	h.client.waitUpdates(t, 1)
 	equalLines(t, "updates", h.client.got(), []string{
-		`{"availableCommands":[{"description":"ask expert a question","input":{"hint":"question"},"name":"ask-expert"},{"description":"ask expert a question, sending this conversation along","input":{"hint":"question"},"name":"ask-with-context-expert"}],"sessionUpdate":"available_commands_update"}`,
+		`{"availableCommands":[{"description":"ask expert a question","input":{"hint":"question"},"name":"ask-expert"},{"description":"ask expert a question, sending this conversation along","input":{"hint":"question"},"name":"ask-with-context-expert"},{"description":"compress the conversation now, to fit the model's window","name":"compact"}],"sessionUpdate":"available_commands_update"}`,
 	})
 	f := h.sessions.get(0)
 	if f.opts.Cwd != "/work/project" || f.opts.Sink == nil || f.opts.Model != "echo/x" {
@@ -298,6 +298,21 @@ func TestNewSession(t *testing.T) {
 	if !strings.HasPrefix(string(resp.SessionId), "mm-") {
 		t.Errorf("session id %q", resp.SessionId)
 	}
+}
+
+// TestNewSessionWithoutAgents: a session whose configuration asks no agent
+// still offers /compact, which Prompt runs.
+func TestNewSessionWithoutAgents(t *testing.T) {
+	h := newHarness(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	if _, err := h.conn.NewSession(ctx, acp.NewSessionRequest{Cwd: "/no-agents", McpServers: []acp.McpServer{}}); err != nil {
+		t.Fatal(err)
+	}
+	h.client.waitUpdates(t, 1)
+	equalLines(t, "updates", h.client.got(), []string{
+		`{"availableCommands":[{"description":"compress the conversation now, to fit the model's window","name":"compact"}],"sessionUpdate":"available_commands_update"}`,
+	})
 }
 
 func TestNewSessionErrors(t *testing.T) {

@@ -230,6 +230,12 @@ func (k *sink) Consent(ctx context.Context, req orchestrator.ConsentRequest) orc
 	return orchestrator.RejectOnce
 }
 
+// promptCommands are the slash commands an editor may send as a prompt:
+// what the session's Prompt runs (/ask… and /compact).
+func promptCommands(s Session) []orchestrator.Command {
+	return append(s.Commands(), orchestrator.CompactCommand())
+}
+
 // commands advertises the session's slash commands.
 func (k *sink) commands(cmds []orchestrator.Command) {
 	list := make([]acp.AvailableCommand, 0, len(cmds))
