@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mm-agent/mm/internal/tracing"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/tools"
 )
@@ -73,7 +74,8 @@ func (s *Session) startMCP(ctx context.Context, start tools.MCPStarter, extra []
 	if start == nil {
 		start = startWithoutClient
 	}
-	set, errs := start(ctx, list, tools.Env{Cwd: s.cwd, Environ: s.environ}, 0)
+	// The servers join the trace, as the hooks and tools do.
+	set, errs := start(ctx, list, tools.Env{Cwd: s.cwd, Environ: tracing.Environ(ctx, s.environ)}, 0)
 	for _, err := range errs {
 		s.warnings = append(s.warnings, err.Error())
 	}

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/mm-agent/mm/internal/tracing"
 	"github.com/mm-agent/mm/llm"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/tools"
@@ -146,6 +149,26 @@ func TestMCPStarter(t *testing.T) {
 	sts := ProbeMCP(context.Background(), probe.start, cfg, cfg.Dir, nil)
 	if probe.calls != 1 || probe.set.closed != 1 || len(sts) != 2 || sts[0].Name != "fs" || sts[1].Err == nil {
 		t.Errorf("ProbeMCP: %d start(s), %d close(s), statuses %+v; want one each, fs then git failed", probe.calls, probe.set.closed, sts)
+	}
+}
+
+// TestMCPServersJoinTheTrace: a traced session's MCP servers are started
+// with TRACEPARENT, as its hooks and tools are.
+func TestMCPServersJoinTheTrace(t *testing.T) {
+	cfg := mcpConfig(t)
+	tp := sdktrace.NewTracerProvider()
+	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	const given = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+	ctx := tracing.FromEnviron(tracing.WithProvider(context.Background(), tracing.NewProvider(tp.Tracer(tracing.Scope), tp.Shutdown)),
+		[]string{"TRACEPARENT=" + given})
+	f := &fakeStarter{set: &fakeMCPSet{}}
+	s, err := New(ctx, Options{Config: cfg, Cwd: cfg.Dir, Sink: &recSink{}, StartMCP: f.start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := envMap(f.env.Environ)["TRACEPARENT"]; got != given {
+		t.Errorf("the servers were started with TRACEPARENT=%q, want %s", got, given)
 	}
 }
 
