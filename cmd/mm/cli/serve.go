@@ -107,7 +107,7 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 	err = s.Features.ServeA2A(ctx, ln, ServeOptions{
 		Session: opts, Name: name, Description: cfg.Description, Version: version(), Skills: cardSkills,
 		Token: token, MaxTasks: sf.maxTasks, Log: s.ErrOut,
-		Store: servedStore(s.Getenv, !sf.noSave && cfg.Persist),
+		Store: servedStore(s.Getenv, !sf.noSave && cfg.Persist, s.ErrOut),
 	})
 	if err != nil {
 		fmt.Fprintf(s.ErrOut, "mm serve: %v\n", err)
