@@ -18,13 +18,14 @@ import (
 // agent.yaml of its own cwd (session/new's), as an editor started from any
 // folder expects.
 func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
-	acpconn.WarmAgent()
 	fixed := f.config != "" || s.Getenv("MM_CONFIG") != ""
 	if !fixed || s.Getenv("MM_ASKED_DEPTH") == "" {
 		// An editor's mm, or one whose sessions load their own
 		// configurations: a session may come to need any feature.
 		preferFull(s, &f)
 	}
+	// Not before the hand-over: mm-full warms its own.
+	acpconn.WarmAgent()
 	dir, err := f.chain.sessionDir(cwd)
 	if err != nil {
 		fmt.Fprintf(s.ErrOut, "mm -acp: %v\n", err)

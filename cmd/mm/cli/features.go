@@ -58,6 +58,10 @@ func (f Features) all() bool {
 // ("agent.yaml: mcpServers"); "" when it can run all of it.
 func (f Features) lacks(cfg *mmconfigs.Config) string {
 	what := ""
+	var a2a []string
+	if f.A2A == nil {
+		a2a = a2aAgents(cfg)
+	}
 	switch {
 	case f.Wasm == nil && len(wasmModules(cfg)) > 0:
 		what = "wasm hooks and tools"
@@ -67,8 +71,8 @@ func (f Features) lacks(cfg *mmconfigs.Config) string {
 		what = "structuredOutput"
 	case f.Schemas == nil && len(cfg.WasmTools) > 0:
 		what = "wasm tools"
-	case f.A2A == nil && len(a2aAgents(cfg)) > 0:
-		what = "agents over A2A (" + strings.Join(a2aAgents(cfg), ", ") + ")"
+	case len(a2a) > 0:
+		what = "agents over A2A (" + strings.Join(a2a, ", ") + ")"
 	default:
 		return ""
 	}
