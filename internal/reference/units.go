@@ -3,6 +3,8 @@ package reference
 import (
 	"bufio"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"unicode"
 )
@@ -13,6 +15,32 @@ type Unit struct {
 	ID      string // <section>/<key>, stable while the section and the unit's first words are
 	Section string // the innermost heading, as written
 	Text    string // the source text, on one line: a block's lines joined by blockJoin
+	Lang    string // a fenced block's language ("yaml", "json", "text"); "" for the rest
+}
+
+// File is the reference's copy, relative to the module's root.
+const File = "internal/reference/testdata/hooks-reference.md"
+
+// Read reads the units of the reference's copy; root is the module's root
+// (a package's tests give the path from their folder: "..", "../..").
+func Read(root string) ([]Unit, error) {
+	b, err := os.ReadFile(filepath.Join(root, File))
+	if err != nil {
+		return nil, fmt.Errorf("read the hooks reference: %w", err)
+	}
+	return Units(string(b))
+}
+
+// Blocks returns the fenced blocks of the section named, in the language
+// given, each as its lines: the examples a test runs as they are written.
+func Blocks(units []Unit, section, lang string) [][]string {
+	var out [][]string
+	for _, u := range units {
+		if u.Section == section && u.Lang == lang {
+			out = append(out, strings.Split(u.Text, blockJoin))
+		}
+	}
+	return out
 }
 
 // blockJoin joins the lines of a fenced block into a unit's one line; the
@@ -29,16 +57,17 @@ func Units(markdown string) ([]Unit, error) {
 		para    []string // the lines of the paragraph or list item being read
 		item    bool     // para is a list item
 		fence   []string // the lines of the fenced block being read
+		lang    string   // its language
 		inFence bool
 		seen    = map[string]int{}
 	)
-	add := func(key, text string) {
+	add := func(key, text, lang string) {
 		id := slug(strings.SplitN(section, " (", 2)[0], 0) + "/" + slug(key, 48)
 		seen[id]++
 		if n := seen[id]; n > 1 {
 			id = fmt.Sprintf("%s-%d", id, n)
 		}
-		units = append(units, Unit{ID: id, Section: section, Text: text})
+		units = append(units, Unit{ID: id, Section: section, Text: text, Lang: lang})
 	}
 	flush := func() {
 		if len(para) == 0 {
@@ -47,11 +76,11 @@ func Units(markdown string) ([]Unit, error) {
 		text := strings.Join(para, " ")
 		para = nil
 		if item {
-			add(text, text)
+			add(text, text, "")
 			return
 		}
 		for _, s := range sentences(text) {
-			add(s, s)
+			add(s, s, "")
 		}
 	}
 	sc := bufio.NewScanner(strings.NewReader(markdown))
@@ -67,7 +96,7 @@ func Units(markdown string) ([]Unit, error) {
 			if strings.HasPrefix(l, "```") {
 				inFence = false
 				if started {
-					add("block "+firstWords(fence), strings.Join(fence, blockJoin))
+					add("block "+firstWords(fence), strings.Join(fence, blockJoin), lang)
 				}
 				fence = nil
 				continue
@@ -79,6 +108,7 @@ func Units(markdown string) ([]Unit, error) {
 		case strings.HasPrefix(l, "```"):
 			flush()
 			inFence = true
+			lang = strings.TrimSpace(strings.TrimPrefix(l, "```"))
 		case strings.HasPrefix(l, "#"):
 			flush()
 			level := len(l) - len(strings.TrimLeft(l, "#"))
@@ -98,7 +128,7 @@ func Units(markdown string) ([]Unit, error) {
 			if prev := strings.TrimSpace(previous(markdown, line)); !strings.HasPrefix(prev, "|") {
 				continue // the header: the line after it is the separator
 			}
-			add(cells[0], t)
+			add(cells[0], t, "")
 		case strings.HasPrefix(t, "- "):
 			flush()
 			item = true
