@@ -8,9 +8,10 @@ import (
 // Table writes the index as the markdown table of docs/explanation/testing.md:
 // one table per section of the reference, a line per unit, what holds it.
 func Table(rows []Row, units []Unit) string {
-	section := map[string]string{}
+	section, block := map[string]string{}, map[string]bool{}
 	for _, u := range units {
 		section[u.ID] = u.Section
+		block[u.ID] = u.Lang != ""
 	}
 	var b strings.Builder
 	current := "\x00"
@@ -30,7 +31,12 @@ func Table(rows []Row, units []Unit) string {
 			held = append(held, "*nothing to hold:* "+n)
 		}
 		id := r.ID[strings.Index(r.ID, "/")+1:]
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", id, cell(r.Text), cell(strings.Join(held, "<br>")))
+		text := cell(r.Text)
+		if block[r.ID] {
+			// An example's <placeholders> are no HTML: a code span.
+			text = "`` " + text + " ``"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", id, text, cell(strings.Join(held, "<br>")))
 	}
 	b.WriteString("\n")
 	return b.String()
