@@ -158,6 +158,16 @@ func (st *store) recorder() orchestrator.Recorder {
 	return st.w
 }
 
+// id is the running session's id: "" when it is not saved.
+func (st *store) id() string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.w == nil {
+		return ""
+	}
+	return st.w.ID()
+}
+
 // List is /sessions.
 func (st *store) List() (string, error) {
 	return listSessions(st.dir, st.cwd, false, time.Now())
