@@ -76,3 +76,26 @@ func TestContinueIsThisFoldersLastUsed(t *testing.T) {
 		}
 	}
 }
+
+// TestLineResumeShowsTerminal: on a terminal, the line mode going on with
+// a session shows its last turns, the answers rendered as markdown, and
+// says how many earlier ones /history shows.
+func TestLineResumeShowsTerminal(t *testing.T) {
+	dir := t.TempDir()
+	state := os.Getenv("XDG_STATE_HOME") // startTerminal's
+	writeFiles(t, dir, map[string]string{"agent.yaml": "model: echo/main\n"})
+	runIn(t, dir, state, "", "-p", "one")
+	for _, q := range []string{"two", "three", "a **bold** four"} {
+		runIn(t, dir, state, "", "--continue", "-p", q)
+	}
+	term := startTerminal(t, dir, "--continue")
+	term.waitFor("continuing this folder's last session: ")
+	term.waitFor("… 1 earlier turn: /history shows them")
+	term.waitFor("› two")
+	term.waitFor("🤖 a \x1b[1mbold\x1b[0m four")
+	m := term.mark()
+	term.send("/history\r")
+	term.waitSince(m, "› one")
+	term.send("/exit\r")
+	term.waitExit()
+}
