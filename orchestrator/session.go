@@ -238,6 +238,12 @@ func (s *Session) Close() error {
 // Model is the session's model reference.
 func (s *Session) Model() string { return s.ref }
 
+// Tools are the names of the tools the model is offered, in their order.
+func (s *Session) Tools() []string { return append([]string(nil), s.order...) }
+
+// Agents are the names of the agents it can ask (mmConfigs), sorted.
+func (s *Session) Agents() []string { return s.cfg.AgentNames() }
+
 func providers(in map[string]mmconfigs.Provider) map[string]llm.Provider {
 	if len(in) == 0 {
 		return nil
