@@ -159,6 +159,10 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	switch {
 	case s.ref == "" && !opts.NoModel:
+		if cfg.Path == "" {
+			// A first start: say where to begin.
+			return nil, &ConfigError{Path: path, Msg: "model: none given — mm init writes an agent.yaml for the model server it finds; or try mm without a server: mm --model echo/any"}
+		}
 		return nil, &ConfigError{Path: path, Msg: "model: none given — set model: <provider>/<model> in the file, $MM_MODEL or --model"}
 	case s.ref != "":
 		m, err := llm.New(s.ref, llm.Options{
