@@ -46,29 +46,20 @@ func (e *Error) Report() string { return "[config error: " + e.Error() + "]" }
 
 // NewError is the config error err of the file at path: at err's position
 // when it has one (a *strictyaml.PosError), and in the file err names
-// itself when it is a *FileError.
-func NewError(path string, err error) *Error {
+// itself when it is a *strictyaml.FileError (a script model's): show says
+// how that file is named (mm names the configuration as it was given).
+func NewError(path string, err error, show func(string) string) *Error {
 	var ce *Error
 	if errors.As(err, &ce) {
 		return ce
 	}
-	var fe *FileError
+	var fe *strictyaml.FileError
 	if errors.As(err, &fe) {
-		path, err = fe.Path, fe.Err
+		path, err = show(fe.Path), fe.Err
 	}
 	line, col := strictyaml.Position(err)
 	return &Error{Path: path, Line: line, Column: col, Msg: err.Error()}
 }
-
-// FileError is an error in a file that a configuration led mm to read (a
-// script model's): its config error names that file, and the line in it.
-type FileError struct {
-	Path string
-	Err  error
-}
-
-func (e *FileError) Error() string { return strictyaml.Located(e.Path, e.Err) }
-func (e *FileError) Unwrap() error { return e.Err }
 
 // Find says which configuration file to use: the --config flag, else
 // $MM_CONFIG, else ./agent.yaml when it exists, else "" (the defaults).
@@ -107,7 +98,7 @@ func Load(path, cwd string, getenv func(string) string) (*Config, error) {
 	c := Default(filepath.Dir(abs), getenv)
 	c.Path, c.Abs = path, abs
 	if err := c.parse(data); err != nil {
-		return nil, NewError(path, err)
+		return nil, NewError(path, err, nil)
 	}
 	return c, nil
 }

@@ -82,3 +82,14 @@ func DecodeError(err error) error {
 	}
 	return errors.New(msg)
 }
+
+// FileError is an error in a file that mm read because another one named
+// it (a script model's, named by a configuration): a config error names
+// this file, and the line in it, rather than the one that led to it.
+type FileError struct {
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string { return Located(e.Path, e.Err) }
+func (e *FileError) Unwrap() error { return e.Err }
