@@ -28,8 +28,7 @@ func At(n *yaml.Node, err error) error {
 	if err == nil || n == nil || n.Line < 1 {
 		return err
 	}
-	var pe *PosError
-	if errors.As(err, &pe) {
+	if line, _ := Position(err); line > 0 {
 		return err
 	}
 	return &PosError{Line: n.Line, Err: err}
@@ -40,11 +39,16 @@ func Errorf(n *yaml.Node, format string, a ...any) error {
 	return At(n, fmt.Errorf(format, a...))
 }
 
-// Position is the line and column err is at; 0, 0 when it has none.
+// Position is the line and column err is at; 0, 0 when it has none. A
+// position inside a *FileError is that file's, not err's.
 func Position(err error) (line, column int) {
-	var pe *PosError
-	if errors.As(err, &pe) {
-		return pe.Line, pe.Column
+	for ; err != nil; err = errors.Unwrap(err) {
+		switch e := err.(type) {
+		case *PosError:
+			return e.Line, e.Column
+		case *FileError:
+			return 0, 0
+		}
 	}
 	return 0, 0
 }
