@@ -3,7 +3,6 @@ package strictyaml
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -79,12 +78,7 @@ func DecodeError(err error) error {
 	if !errors.As(err, &te) || len(te.Errors) == 0 {
 		return errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
 	}
-	msg := te.Errors[0]
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &PosError{Line: line, Err: errors.New(m[2])}
-	}
-	return errors.New(msg)
+	return atLine(te.Errors[0])
 }
 
 // FileError is an error in a file that mm read because another one named

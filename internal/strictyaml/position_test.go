@@ -64,3 +64,18 @@ func TestDecodeError(t *testing.T) {
 		t.Errorf("DecodeError\n got: %s\nwant: %s", got, want)
 	}
 }
+
+// TestAtLine: yaml.v3's own position, kept when the second parser cannot
+// say where, goes where every other position goes.
+func TestAtLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"line 3: did not find expected key": "f.yaml:3: did not find expected key",
+		"line x: odd":                       "f.yaml: line x: odd",
+		"found a tab":                       "f.yaml: found a tab",
+		"line 0: zero":                      "f.yaml: line 0: zero",
+	} {
+		if got := Located("f.yaml", atLine(in)); got != want {
+			t.Errorf("atLine(%q)\n got: %s\nwant: %s", in, got, want)
+		}
+	}
+}

@@ -22,7 +22,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -75,16 +74,21 @@ func syntaxError(data []byte, err error) error {
 	if line, col, msg, ok := locate(data); ok {
 		return &PosError{Line: line, Column: col, Err: errors.New(msg)}
 	}
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &PosError{Line: line, Err: errors.New(m[2])}
+	return atLine(strings.TrimPrefix(err.Error(), "yaml: "))
+}
+
+// atLine reads the position yaml.v3 writes in front of a message,
+// "line 4: <problem>", into a *PosError; a message without one is kept
+// as it is. (No regexp: a package-level one costs every start of mm.)
+func atLine(msg string) error {
+	rest, ok := strings.CutPrefix(msg, "line ")
+	if num, problem, found := strings.Cut(rest, ": "); ok && found {
+		if line, err := strconv.Atoi(num); err == nil && line > 0 {
+			return &PosError{Line: line, Err: errors.New(problem)}
+		}
 	}
 	return errors.New(msg)
 }
-
-// yamlLine is the position yaml.v3 writes in front of its messages.
-var yamlLine = regexp.MustCompile(`^line ([0-9]+): (.*)$`)
 
 // tokenError is the part of goccy/go-yaml's errors that says where.
 type tokenError interface {
