@@ -22,7 +22,7 @@ func TestReferenceValidationMessages(t *testing.T) {
 	}{
 		{"unknown event", `hooks: unknown event "<name>" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)`,
 			"hooks:\n  preToolcall:\n    - command: \"true\"\n",
-			`[config error: agent.yaml:3: hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)]`},
+			`[config error: agent.yaml:3: hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk) (did you mean "preToolCall"?)]`},
 		{"no command and no wasm", `hooks.<event>[N]: command must not be empty (or wasm: a module)`,
 			"hooks:\n  preGeneration:\n    - timeout: 5s\n",
 			`[config error: agent.yaml:4: hooks.preGeneration[0]: command must not be empty (or wasm: a module)]`},
@@ -91,7 +91,8 @@ func TestReferenceValidationMessages(t *testing.T) {
 
 // referenceMessage is a regexp of the whole line "[config error:
 // agent.yaml:<line>: <ref>]" for a message ref of the reference's table:
-// <…> and N stand for any text but "]", "…" for any text.
+// <…> and N stand for any text but "]", "…" for any text; a suggestion
+// may follow the message (` (did you mean "preToolCall"?)`).
 func referenceMessage(ref string) *regexp.Regexp {
 	var b strings.Builder
 	b.WriteString(`^\[config error: agent\.yaml:[0-9]+: `)
@@ -110,6 +111,6 @@ func referenceMessage(ref string) *regexp.Regexp {
 		last = m[1]
 	}
 	b.WriteString(regexp.QuoteMeta(ref[last:]))
-	b.WriteString(`\]$`)
+	b.WriteString(`( \(did you mean "[^"]+"\?\))?\]$`)
 	return regexp.MustCompile(b.String())
 }
