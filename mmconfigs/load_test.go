@@ -54,6 +54,8 @@ func TestLoadErrors(t *testing.T) {
 		{"mcp no command", "mcpServers:\n  fs:\n    args: [a]\n", `agent.yaml: mcpServers: fs: command must not be empty`},
 		{"provider key", "providers:\n  mine:\n    url: http://x\n", `agent.yaml: providers: mine: line 3: unknown key "url" (known: baseURL, apiKeyEnv, idleTimeout, contextWindow)`},
 		{"depth negative", "maxAskDepth: -1\n", `agent.yaml: maxAskDepth: must be >= 0`},
+		{"depth over the cap", "maxAskDepth: 1000000\n", `agent.yaml: maxAskDepth: 1000000 is over mm's cap of 16 (each level is one more mm process): give 16 or less`},
+		{"depth just over the cap", "maxAskDepth: 17\n", `agent.yaml: maxAskDepth: 17 is over mm's cap of 16 (each level is one more mm process): give 16 or less`},
 		{"timeout", "askTimeout: soon\n", `agent.yaml: askTimeout: want a positive duration like 90s or 10m, not "soon" (line 1)`},
 		{"steps", "maxSteps: 0\n", `agent.yaml: maxSteps: must be >= 1`},
 		{"window too small", "contextWindow: 100\n", `agent.yaml: contextWindow: must be >= 512`},
