@@ -153,7 +153,9 @@ func policy() []allow {
 		// ReportError recognises a *mmconfigs.Error to print it as
 		// "[config error: …]" — configuration is data, read by a front end,
 		// and mmconfigs imports no front end.
-		{pkg: "frontend", imports: []string{"frontend/markdown", "mmconfigs", "orchestrator"}},
+		// It cuts an ask_agent consent question's question as every cut of
+		// text for a person is made (internal/textcut).
+		{pkg: "frontend", imports: []string{"frontend/markdown", "internal/textcut", "mmconfigs", "orchestrator"}},
 		// The editor front end reads its peer's messages as acpconn does.
 		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "internal/tracing", "orchestrator"}},
 		// mm serve --a2a: a front end over orchestrator.Session, as -acp is;
