@@ -160,7 +160,9 @@ func policy() []allow {
 		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "internal/tracing", "orchestrator"}},
 		// mm serve --a2a: a front end over orchestrator.Session, as -acp is;
 		// mm-full's, plugged in as cli.Features.ServeA2A (issue 16).
-		{pkg: "frontend/a2a", imports: []string{"internal/tracing", "orchestrator"}},
+		// Its log shows a client's text (a context id) through the one
+		// function that makes control characters visible (frontend).
+		{pkg: "frontend/a2a", imports: []string{"frontend", "internal/tracing", "orchestrator"}},
 		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 
 		// The design's cmd/mm → frontend, in cmd/mm/cli: the command line
