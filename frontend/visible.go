@@ -26,6 +26,15 @@ func Visible(s string) string {
 	return string(appendVisible(nil, s))
 }
 
+// VisibleLine is Visible for text shown on one line, or in one cell of a
+// table — a name, a folder, an id: a line break and a tab are written out
+// too ("\n", "\t"), so that the text cannot forge a line of its own.
+func VisibleLine(s string) string {
+	return Visible(lineBreaks.Replace(s))
+}
+
+var lineBreaks = strings.NewReplacer("\n", `\n`, "\t", `\t`)
+
 func needsEscape(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 && c != '\n' && c != '\t' || c >= 0x7f {

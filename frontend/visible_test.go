@@ -83,3 +83,18 @@ func TestConsentQuestion(t *testing.T) {
 		})
 	}
 }
+
+// VisibleLine keeps a name, a folder or an id on its own line: a line
+// break and a tab are written out too.
+func TestVisibleLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"fake 1.0", "fake 1.0"},
+		{"\x1b]0;pwned\x07fake 1.0\n\x1b[1A\x1b[2K", `\x1b]0;pwned\x07fake 1.0\n\x1b[1A\x1b[2K`},
+		{"a\tb", `a\tb`},
+	}
+	for _, tt := range tests {
+		if got := VisibleLine(tt.in); got != tt.want {
+			t.Errorf("VisibleLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -130,7 +130,9 @@ func policy() []allow {
 		// client); a listing cuts the first question as textcut does. It
 		// knows no turn loop: its Writer satisfies orchestrator.Recorder
 		// without importing it.
-		{pkg: "sessions", imports: []string{"internal/textcut", "llm"}},
+		// Its files are opened as every file mm is named (a named pipe in
+		// the folder is refused, not waited on).
+		{pkg: "sessions", imports: []string{"internal/regularfile", "internal/textcut", "llm"}},
 
 		// The child mm process: its ACP connection, its process, its limits.
 		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut", "internal/tracing"}},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/orchestrator"
 	"github.com/mm-agent/mm/sessions"
 )
@@ -63,12 +64,15 @@ func listSessions(dir, cwd string, all bool, now time.Time) (string, error) {
 		fmt.Fprintln(tw, "ID\tAGE\tTURNS\tFIRST QUESTION")
 	}
 	for _, s := range list {
-		first := s.First
+		// What a session's file says (its first question, its folder)
+		// is shown visibly, one cell on one line.
+		first := frontend.VisibleLine(s.First)
 		if s.Problem != "" {
-			first = "cannot be resumed: " + s.Problem
+			first = "cannot be resumed: " + frontend.VisibleLine(s.Problem)
 		}
+		cwd := frontend.VisibleLine(s.Cwd)
 		if all {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.ID, age(now.Sub(s.Modified)), s.Turns, s.Cwd, first)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.ID, age(now.Sub(s.Modified)), s.Turns, cwd, first)
 		} else {
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", s.ID, age(now.Sub(s.Modified)), s.Turns, first)
 		}
