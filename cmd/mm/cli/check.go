@@ -9,6 +9,7 @@ import (
 	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
+	"github.com/mm-agent/mm/projectdocs"
 	"github.com/mm-agent/mm/skills"
 )
 
@@ -108,5 +109,5 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 // folder without one, two skills of one name, a skills: folder that is not
 // there.
 func checkSkills(c *mmconfigs.Config, cwd string, getenv func(string) string) (*skills.Set, []string) {
-	return skills.Find(skills.Folders(c.Skills, cwd, getenv), func(p string) string { return mmconfigs.DisplayPath(p, cwd) })
+	return skills.Find(skills.Folders(c.Skills, cwd, projectdocs.Root(cwd), getenv), func(p string) string { return mmconfigs.DisplayPath(p, cwd) })
 }
