@@ -178,11 +178,12 @@ func policy() []allow {
 		// of every child from mm's first instruction to its last
 		// (internal/proc); the limit of an --ask message read from stdin,
 		// and its error (internal/acpconn, internal/regularfile); mm
-		// check's look at the skills (skills).
+		// check's look at the skills (skills), inside the project's root
+		// (projectdocs.Root).
 		{pkg: "cmd/mm/cli", imports: []string{
 			"frontend", "frontend/acp", "frontend/tui",
 			"hooks", "internal/acpconn", "internal/proc",
-			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "sessions", "skills", "tools",
+			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "projectdocs", "sessions", "skills", "tools",
 		}},
 		// mm: the command line without the heavy features (issue 16).
 		{pkg: "cmd/mm", imports: []string{"cmd/mm/cli"}},
