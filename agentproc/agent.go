@@ -287,7 +287,7 @@ func (a *Agent) open(ctx context.Context, cwd string, withSession bool, earlier 
 	step := "initialize"
 	ir, err := a.conn.Initialize(sctx, acp.InitializeRequest{
 		ProtocolVersion: acp.ProtocolVersionNumber,
-		ClientInfo:      &acp.Implementation{Name: "mm", Version: ""},
+		ClientInfo:      &acp.Implementation{Name: acpconn.AskingClient, Version: ""},
 	})
 	if err == nil {
 		if i := ir.AgentInfo; i != nil {

@@ -13,8 +13,8 @@ import (
 func ReportError(w io.Writer, err error) {
 	var ce *mmconfigs.Error
 	if errors.As(err, &ce) {
-		fmt.Fprintln(w, ce.Report())
+		fmt.Fprintln(w, Visible(ce.Report()))
 		return
 	}
-	fmt.Fprintf(w, "mm: %v\n", err)
+	fmt.Fprintf(w, "mm: %s\n", Visible(err.Error()))
 }

@@ -37,8 +37,9 @@ type LineOptions struct {
 // use of an orchestrator session; *orchestrator.Session is one, a test's
 // fake another.
 type Session interface {
-	// Prompt runs one turn on text, a question or an /ask… line.
-	Prompt(ctx context.Context, text string) error
+	// PromptTyped runs one turn on what the person typed, a question or
+	// an /ask… line: its @path and $name lines are expanded.
+	PromptTyped(ctx context.Context, text string) error
 	orchestrator.CommandSession
 	// Commands are the session's /ask… commands.
 	Commands() []orchestrator.Command
@@ -217,7 +218,7 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 			watch.start(cancel)
 			defer watch.end()
 			// A turn the person cancelled did not fail.
-			if err := s.Prompt(ctx, line); ctx.Err() == nil {
+			if err := s.PromptTyped(ctx, line); ctx.Err() == nil {
 				turnErr = err
 			}
 		})

@@ -28,7 +28,7 @@ type fakeSession struct {
 	waiting chan struct{}
 }
 
-func (f *fakeSession) Prompt(ctx context.Context, text string) error {
+func (f *fakeSession) PromptTyped(ctx context.Context, text string) error {
 	f.prompts = append(f.prompts, text)
 	if cmd, ok := strings.CutPrefix(text, "run "); ok {
 		a := f.sink.Consent(ctx, orchestrator.ConsentRequest{Tool: "bash", Subject: cmd, Detail: cmd})

@@ -55,7 +55,7 @@ func Print(ctx context.Context, question string, opts PrintOptions) int {
 	for _, w := range s.Warnings() {
 		fmt.Fprintln(opts.Stderr, "mm: "+w)
 	}
-	if err := s.Prompt(ctx, question); err != nil {
+	if err := s.PromptTyped(ctx, question); err != nil {
 		return 1
 	}
 	return 0
@@ -77,7 +77,7 @@ func printJSON(ctx context.Context, question string, opts PrintOptions) int {
 		j.Emit(orchestrator.Notice{Kind: orchestrator.NoticeWarning, Text: "mm: " + w})
 	}
 	code := 0
-	err = s.Prompt(ctx, question)
+	err = s.PromptTyped(ctx, question)
 	if err != nil {
 		code = 1
 	}

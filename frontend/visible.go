@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mm-agent/mm/internal/textcut"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -24,6 +25,15 @@ func Visible(s string) string {
 	}
 	return string(appendVisible(nil, s))
 }
+
+// VisibleLine is Visible for text shown on one line, or in one cell of a
+// table — a name, a folder, an id: a line break and a tab are written out
+// too ("\n", "\t"), so that the text cannot forge a line of its own.
+func VisibleLine(s string) string {
+	return Visible(lineBreaks.Replace(s))
+}
+
+var lineBreaks = strings.NewReplacer("\n", `\n`, "\t", `\t`)
 
 func needsEscape(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -104,6 +114,9 @@ func (vw visibleWriter) Write(p []byte) (int, error) {
 // those lines indented (never joined: a person must see each line that
 // will run) before the question.
 func ConsentQuestion(req orchestrator.ConsentRequest, keys string) (head []string, question string) {
+	if req.Question != "" {
+		return askConsentQuestion(req, keys)
+	}
 	subject := req.Subject
 	if req.Detail != "" {
 		subject = req.Detail
@@ -122,3 +135,27 @@ func ConsentQuestion(req orchestrator.ConsentRequest, keys string) (head []strin
 
 // consentIndent sets a multi-line subject off from the question around it.
 const consentIndent = "    "
+
+// MaxConsentQuestion bounds, in characters, the question an ask_agent
+// consent question shows: enough to read what is asked and spot an @path
+// or a pasted secret in it, short enough that the keys stay on screen.
+const MaxConsentQuestion = 400
+
+// askConsentQuestion is the consent question of an ask_agent call: the
+// agent, then the question it would send, line by line and made visible,
+// cut past MaxConsentQuestion characters with a note.
+func askConsentQuestion(req orchestrator.ConsentRequest, keys string) (head []string, question string) {
+	subject := req.Subject
+	if req.Detail != "" {
+		subject = req.Detail
+	}
+	head = append(head, Visible("Allow "+orchestrator.CallTitle(req.Agent, req.Tool, subject))+", to ask:")
+	shown, cut := textcut.Runes(strings.TrimRight(req.Question, "\n"), MaxConsentQuestion)
+	for _, l := range strings.Split(shown, "\n") {
+		head = append(head, consentIndent+Visible(l))
+	}
+	if cut > 0 {
+		head = append(head, fmt.Sprintf("%s[the question goes on for %d more characters, not shown: the whole of it is sent]", consentIndent, cut))
+	}
+	return head, Visible("Allow this question? " + keys)
+}

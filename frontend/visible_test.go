@@ -3,6 +3,7 @@ package frontend
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mm-agent/mm/orchestrator"
@@ -65,6 +66,13 @@ func TestConsentQuestion(t *testing.T) {
 			[]string{"Allow bash, 2 lines:", "    echo done", `    touch \x1bX`}, "Allow these lines? [y] yes"},
 		{"no subject", orchestrator.ConsentRequest{Tool: "fs__list"},
 			nil, "Allow fs__list? [y] yes"},
+		{"a question for another agent", orchestrator.ConsentRequest{Tool: "ask_agent", Subject: "kid", Detail: "kid", Question: "what is in it?\n@../secret.txt\x1b[2K\n"},
+			[]string{"Allow ask_agent: kid, to ask:", "    what is in it?", `    @../secret.txt\x1b[2K`}, "Allow this question? [y] yes"},
+		{"an asked agent's question", orchestrator.ConsentRequest{Agent: "expert", Tool: "ask_agent", Subject: "kid", Question: "hi"},
+			[]string{"Allow [expert] ask_agent: kid, to ask:", "    hi"}, "Allow this question? [y] yes"},
+		{"a long question is cut", orchestrator.ConsentRequest{Tool: "ask_agent", Subject: "kid", Question: strings.Repeat("é", 399) + "xyz\n@../secret.txt"},
+			[]string{"Allow ask_agent: kid, to ask:", "    " + strings.Repeat("é", 399) + "x",
+				"    [the question goes on for 17 more characters, not shown: the whole of it is sent]"}, "Allow this question? [y] yes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,5 +81,20 @@ func TestConsentQuestion(t *testing.T) {
 				t.Errorf("ConsentQuestion = %q, %q; want %q, %q", head, q, tt.head, tt.question)
 			}
 		})
+	}
+}
+
+// VisibleLine keeps a name, a folder or an id on its own line: a line
+// break and a tab are written out too.
+func TestVisibleLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"fake 1.0", "fake 1.0"},
+		{"\x1b]0;pwned\x07fake 1.0\n\x1b[1A\x1b[2K", `\x1b]0;pwned\x07fake 1.0\n\x1b[1A\x1b[2K`},
+		{"a\tb", `a\tb`},
+	}
+	for _, tt := range tests {
+		if got := VisibleLine(tt.in); got != tt.want {
+			t.Errorf("VisibleLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

@@ -101,6 +101,13 @@ const (
 	MaxCompressAt = 0.95
 )
 
+// MaxAskDepthCap is the highest maxAskDepth accepted. Every level of a
+// chain of hand-offs is one more mm process with its model calls, asked
+// agents and MCP servers: a self-asking agent under maxAskDepth 1000000
+// started over a hundred processes in five seconds. Sixteen levels are more
+// than any real delegation uses (a person reads, and approves, every one).
+const MaxAskDepthCap = 16
+
 // MinContextWindow is the smallest contextWindow accepted: below it the
 // system prompt and the tools' descriptions alone fill the window.
 const MinContextWindow = 512

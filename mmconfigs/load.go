@@ -159,6 +159,9 @@ func (c *Config) parse(data []byte) error {
 			err = c.parseAgents(val)
 		case "maxAskDepth":
 			c.MaxAskDepth, err = decodeInt(val, 0)
+			if err == nil && c.MaxAskDepth > MaxAskDepthCap {
+				err = fmt.Errorf("%d is over mm's cap of %d (each level is one more mm process): give %d or less", c.MaxAskDepth, MaxAskDepthCap, MaxAskDepthCap)
+			}
 		case "askTimeout":
 			c.AskTimeout, err = decodeDuration(val)
 		case "maxSteps":

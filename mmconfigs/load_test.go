@@ -67,6 +67,8 @@ func TestLoadErrors(t *testing.T) {
 		{"skills empty folder", "skills: [a, \"\"]\n", `agent.yaml:1: skills: [1]: a folder must not be empty`},
 		{"projectDocs not bool", "projectDocs: no-thanks\n", `agent.yaml:1: projectDocs: want true or false, not "no-thanks"`},
 		{"projectDocs typo", "projectdocs: false\n", `agent.yaml:1: unknown key "projectdocs" (did you mean "projectDocs"?)`},
+		{"depth over the cap", "maxAskDepth: 1000000\n", `agent.yaml:1: maxAskDepth: 1000000 is over mm's cap of 16 (each level is one more mm process): give 16 or less`},
+		{"depth just over the cap", "maxAskDepth: 17\n", `agent.yaml:1: maxAskDepth: 17 is over mm's cap of 16 (each level is one more mm process): give 16 or less`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

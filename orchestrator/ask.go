@@ -20,6 +20,10 @@ type askRequest struct {
 	agent    string
 	question string
 	via      string
+	// typed says the person typed the question (/ask…, mm --ask): its
+	// @path and $name lines are expanded, after preAsk, before it is sent.
+	// A question a model wrote (ask_agent) is sent as it is.
+	typed bool
 	// withContext sends transcript along.
 	withContext bool
 	transcript  string
@@ -98,6 +102,15 @@ func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest, span 
 		return askResult{denied: true, reason: pre.Reason}
 	}
 	ask = pre.Ask
+	if req.typed {
+		// As for a turn: hooks read the question as typed, the asked
+		// agent, postAsk and the history the expansion.
+		p, err := s.expand(ask.Prompt)
+		if err != nil {
+			return askResult{err: err}
+		}
+		ask.Prompt = p
+	}
 	if req.started != nil {
 		req.started()
 	}
@@ -206,12 +219,12 @@ func (s *Session) childEnv(name, config string) []string {
 }
 
 // Ask is the mm --ask route: one hand-off from this agent to name, outside
-// any turn. It returns what the asking agent reads. A denial is an error
+// any turn, of a question the person typed (expanded as PromptTyped's is). It returns what the asking agent reads. A denial is an error
 // "ask denied by a hook: <reason>".
 func (s *Session) Ask(ctx context.Context, name, question string, withContext bool, transcript string) (string, error) {
 	t := s.newTurn()
 	t.outsideTurn = true
-	res := s.handOff(ctx, t, askRequest{agent: name, question: question, via: handoff.ViaCLI, withContext: withContext, transcript: transcript})
+	res := s.handOff(ctx, t, askRequest{agent: name, question: question, via: handoff.ViaCLI, typed: s.depth == 0, withContext: withContext, transcript: transcript})
 	switch {
 	case res.denied:
 		return "", errors.New("ask denied by a hook: " + res.reason)

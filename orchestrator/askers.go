@@ -317,7 +317,8 @@ func (r *relay) Permission(ctx context.Context, req agentproc.PermissionRequest)
 	if detail == "" {
 		detail = subject
 	}
-	ans := r.s.sink.Consent(ctx, ConsentRequest{Agent: agent, ID: req.ID, Tool: tool, Subject: subject, Detail: detail, Input: req.Input})
+	ans := r.s.sink.Consent(ctx, ConsentRequest{Agent: agent, ID: req.ID, Tool: tool, Subject: subject, Detail: detail,
+		Question: askedQuestion(tool, req.Input), Input: req.Input})
 	if ans == ConsentUnavailable && req.Tool == "" && ctx.Err() == nil {
 		// An mm child shows its own refusal; another agent may report no
 		// call it did not run (Gemini CLI does not), so mm says it here.

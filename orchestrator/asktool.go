@@ -49,6 +49,19 @@ func (a askTool) spec() llm.ToolSpec {
 	return llm.ToolSpec{Name: askToolName, Description: desc.String(), Parameters: json.RawMessage(schema)}
 }
 
+// askedQuestion is the question of an ask_agent call's input, for its
+// consent question; "" for any other tool.
+func askedQuestion(tool string, input json.RawMessage) string {
+	if tool != askToolName {
+		return ""
+	}
+	var in struct {
+		Question string `json:"question"`
+	}
+	_ = json.Unmarshal(input, &in) // an input that is not one asks about the agent alone
+	return in.Question
+}
+
 func (a askTool) Run(context.Context, tools.Env, json.RawMessage) tools.Result {
 	return tools.Result{IsError: true, Output: "ask_agent runs only inside a turn"}
 }

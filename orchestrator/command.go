@@ -84,7 +84,7 @@ func (s *Session) parseAskCommand(text string) (cmd askCommandLine, ok bool, err
 func (s *Session) askCommand(ctx context.Context, cmd askCommandLine) error {
 	t := s.newTurn()
 	t.outsideTurn = true
-	req := askRequest{agent: cmd.agent, question: cmd.question, via: handoff.ViaCommand, withContext: cmd.withContext}
+	req := askRequest{agent: cmd.agent, question: cmd.question, via: handoff.ViaCommand, typed: true, withContext: cmd.withContext}
 	if cmd.withContext {
 		req.transcript = handoff.Transcript(s.History())
 	}

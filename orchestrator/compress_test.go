@@ -197,7 +197,7 @@ func TestCompactCommand(t *testing.T) {
 	sink := &recSink{}
 	m := &fakeModel{replies: []llm.Reply{{Content: "a1"}, {Content: "a2"}, {Content: "SUMMARY"}}}
 	s := newTestSession(t, windowConfig(t, 4096), m, sink)
-	if err := s.Prompt(context.Background(), "/compact"); err != nil {
+	if err := s.PromptTyped(context.Background(), "/compact"); err != nil {
 		t.Fatal(err)
 	}
 	if r, ok := lastEvent[CommandReply](sink); !ok || r.Text != "(nothing to compress)" {
@@ -208,7 +208,7 @@ func TestCompactCommand(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Prompt(context.Background(), " /compact "); err != nil {
+	if err := s.PromptTyped(context.Background(), " /compact "); err != nil {
 		t.Fatal(err)
 	}
 	got := roles(s.History())

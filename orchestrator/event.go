@@ -215,7 +215,10 @@ type ConsentRequest struct {
 	Subject string
 	// Detail is the subject uncut: a person sees it whole before approving.
 	Detail string
-	Input  json.RawMessage
+	// Question is, for an ask_agent call, the question it would send, as
+	// the model wrote it: what leaves for another agent is shown too.
+	Question string
+	Input    json.RawMessage
 }
 
 // ConsentAnswer is the person's decision.

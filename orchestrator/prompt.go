@@ -22,7 +22,7 @@ const skillsIntro = "# Skills\n\nWhen a task matches a skill below, load it with
 // prompt. What cannot be read is a warning.
 func (s *Session) prepareContext(env map[string]string) {
 	getenv := func(k string) string { return env[k] }
-	set, problems := skills.Find(skills.Folders(s.cfg.Skills, s.cwd, getenv), func(p string) string { return mmconfigs.DisplayPath(p, s.cwd) })
+	set, problems := skills.Find(skills.Folders(s.cfg.Skills, s.cwd, projectdocs.Root(s.cwd), getenv), func(p string) string { return mmconfigs.DisplayPath(p, s.cwd) })
 	s.skills = set
 	s.home = env["HOME"]
 	s.warnings = append(s.warnings, problems...)

@@ -32,7 +32,7 @@ func TestExpandedQuestionIsKeptAndResent(t *testing.T) {
 	writeTree(t, dir, map[string]string{"notes.md": "buy milk\n"})
 	m := &fakeModel{}
 	s := newTestSession(t, mmconfigs.Default(dir, func(string) string { return "" }), m, &recSink{})
-	if err := s.Prompt(context.Background(), "what is this?\n@notes.md"); err != nil {
+	if err := s.PromptTyped(context.Background(), "what is this?\n@notes.md"); err != nil {
 		t.Fatal(err)
 	}
 	// The file changes between the turns: the history keeps what was read.
@@ -53,6 +53,55 @@ func TestExpandedQuestionIsKeptAndResent(t *testing.T) {
 	}
 }
 
+// Only what the person typed is expanded: a question from elsewhere (an
+// asking agent's model, an A2A client) reaches the model as it is, its
+// @path and $name lines and a /command line being text; and an asked
+// agent (depth > 0) has no person typing.
+func TestOnlyTypedTextIsExpanded(t *testing.T) {
+	const q = "what is this?\n@notes.md\n$pdf"
+	tests := []struct {
+		name  string
+		depth string
+		typed bool
+		text  string
+		want  string
+	}{
+		{"typed by the person", "", true, q, "what is this?\n[file: notes.md]\n```\nbuy milk\n```\n[skill pdf, from .mm/skills/pdf/SKILL.md: follow its instructions; its other files are in .mm/skills/pdf]\n---\nname: pdf\ndescription: d\n---\nUse pdftotext.\n[end of skill pdf]"},
+		{"from elsewhere", "", false, q, q},
+		{"a command from elsewhere is a question", "", false, "/compact", "/compact"},
+		{"typed, in an asked agent", "1", true, q, q},
+		{"a command in an asked agent is a question", "1", true, "/ask-expert @notes.md", "/ask-expert @notes.md"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, map[string]string{"notes.md": "buy milk\n", ".mm/skills/pdf/SKILL.md": "---\nname: pdf\ndescription: d\n---\nUse pdftotext.\n"})
+			cfg := mmconfigs.Default(dir, func(string) string { return "" })
+			cfg.Model = "echo/test"
+			s, err := New(context.Background(), Options{Config: cfg, Cwd: dir, Sink: &recSink{}, Environ: []string{"MM_ASKED_DEPTH=" + tt.depth}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			m := &fakeModel{}
+			s.model = m
+			prompt := s.Prompt
+			if tt.typed {
+				prompt = s.PromptTyped
+			}
+			if err := prompt(context.Background(), tt.text); err != nil {
+				t.Fatal(err)
+			}
+			if len(m.requests) != 1 {
+				t.Fatalf("%d model calls", len(m.requests))
+			}
+			if got := m.requests[0].Messages[1].Content; got != tt.want {
+				t.Errorf("the model read %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
 // A line that cannot be expanded fails the turn before the model is called,
 // and leaves the history as it was.
 func TestExpansionErrorSendsNothing(t *testing.T) {
@@ -60,7 +109,7 @@ func TestExpansionErrorSendsNothing(t *testing.T) {
 	m := &fakeModel{}
 	sink := &recSink{}
 	s := newTestSession(t, mmconfigs.Default(dir, func(string) string { return "" }), m, sink)
-	err := s.Prompt(context.Background(), "look\n@missing.txt")
+	err := s.PromptTyped(context.Background(), "look\n@missing.txt")
 	want := "@missing.txt: no such file or folder (a path is relative to the working directory; a line that is @<path> reads one — put the line in a ``` fence to send it as typed)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v", err)

@@ -154,7 +154,8 @@ func (s *Session) consent(ctx context.Context, id, name, subject string, input j
 	case hookAllowed || always:
 		return ""
 	}
-	ans := s.sink.Consent(ctx, ConsentRequest{ID: id, Tool: name, Subject: subject, Detail: tools.SubjectWhole(input), Input: input})
+	ans := s.sink.Consent(ctx, ConsentRequest{ID: id, Tool: name, Subject: subject, Detail: tools.SubjectWhole(input),
+		Question: askedQuestion(name, input), Input: input})
 	switch ans {
 	case AllowOnce:
 		return ""

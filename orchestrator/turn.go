@@ -79,16 +79,37 @@ func (t *turn) end(answer string, err error) {
 	t.s.sink.Emit(ev)
 }
 
-// Prompt runs one turn on text: a question for the model, or one of the
-// /ask… commands. What happens arrives on the Sink, closed by TurnEnded; the
-// error is the turn's failure.
+// Prompt runs one turn on text nobody typed at this mm's front end — a
+// question an asking agent's model wrote, or a network client's: the
+// model reads it as it is, its @path and $name lines not expanded and no
+// /command run (text from elsewhere is data). What happens arrives on the
+// Sink, closed by TurnEnded; the error is the turn's failure.
 func (s *Session) Prompt(ctx context.Context, text string) error {
+	return s.startTurn(ctx, text, false)
+}
+
+// PromptTyped runs one turn on what the person typed at this mm's front
+// end (the line mode, the window, -p, an editor): a question whose @path
+// and $name lines are expanded, or one of the /ask… commands, whose
+// question is expanded before it is sent. An asked agent (depth > 0) has
+// no person typing: there it is Prompt.
+func (s *Session) PromptTyped(ctx context.Context, text string) error {
+	return s.startTurn(ctx, text, s.depth == 0)
+}
+
+func (s *Session) startTurn(ctx context.Context, text string, typed bool) error {
 	ctx, span := tracing.Start(ctx, tracing.SpanTurn, tracing.Internal, attribute.Int("mm.depth", s.depth))
-	err := s.prompt(ctx, text)
+	var err error
+	if typed {
+		err = s.prompt(ctx, text)
+	} else {
+		err = s.runTurn(ctx, text, false)
+	}
 	span.End(err)
 	return err
 }
 
+// prompt is a turn on what the person typed.
 func (s *Session) prompt(ctx context.Context, text string) error {
 	if cmd, ok, err := s.parseAskCommand(text); ok || err != nil {
 		if err != nil {
@@ -101,10 +122,11 @@ func (s *Session) prompt(ctx context.Context, text string) error {
 	if strings.TrimSpace(text) == "/"+CommandCompact {
 		return s.compact(ctx)
 	}
-	return s.runTurn(ctx, text)
+	return s.runTurn(ctx, text, true)
 }
 
-func (s *Session) runTurn(ctx context.Context, text string) error {
+// runTurn is one turn on a question; typed expands its lines.
+func (s *Session) runTurn(ctx context.Context, text string, typed bool) error {
 	t := s.newTurn()
 	pg := s.hooks.PreGeneration(ctx, text, t.observe)
 	if pg.Stop {
@@ -123,14 +145,17 @@ func (s *Session) runTurn(ctx context.Context, text string) error {
 		t.end("", err)
 		return err
 	}
-	// The @path and $name lines are expanded in the question the hooks
-	// left: hooks read it as typed; the model reads, and the history keeps,
-	// the expansion (then the hooks' contexts), so that later turns send
-	// the very same bytes.
-	prompt, err := s.expand(pg.Prompt)
-	if err != nil {
-		t.end("", err)
-		return err
+	// The @path and $name lines the person typed are expanded in the
+	// question the hooks left: hooks read it as typed; the model reads,
+	// and the history keeps, the expansion (then the hooks' contexts), so
+	// that later turns send the very same bytes.
+	prompt := pg.Prompt
+	if typed {
+		var err error
+		if prompt, err = s.expand(prompt); err != nil {
+			t.end("", err)
+			return err
+		}
 	}
 	question := handoff.AppendContexts(prompt, pg.Contexts)
 	answer, err := s.loop(ctx, t, question)

@@ -73,7 +73,14 @@ func Read(cwd string) ([]Doc, []string) {
 		if rel, err := filepath.Rel(root, dir); err == nil && rel != "." {
 			name = filepath.ToSlash(filepath.Join(rel, FileName))
 		}
-		d, err := readOne(filepath.Join(dir, FileName), name, left)
+		path := filepath.Join(dir, FileName)
+		if target := regularfile.Outside(root, path); target != "" {
+			// A cloned project's AGENTS.md -> ../../.ssh/id_rsa must not
+			// put the key in the system prompt.
+			problems = append(problems, fmt.Sprintf("%s: a link to %s, outside the project (%s): not read", name, target, root))
+			continue
+		}
+		d, err := readOne(path, name, left)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue

@@ -95,3 +95,25 @@ func TestReadNotRegular(t *testing.T) {
 		t.Errorf("docs %v, problems %q", docs, problems)
 	}
 }
+
+// An AGENTS.md that is a link out of the project is not read, said once;
+// one that links inside it is.
+func TestReadStaysInTheProject(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	root := filepath.Join(base, "project")
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(root, "app"), 0o755)
+	os.MkdirAll(filepath.Join(base, ".ssh"), 0o700)
+	os.WriteFile(filepath.Join(base, ".ssh", "id_rsa"), []byte("PRIVATE KEY"), 0o600)
+	os.WriteFile(filepath.Join(root, "RULES.md"), []byte("Be kind."), 0o644)
+	os.Symlink("../.ssh/id_rsa", filepath.Join(root, "AGENTS.md"))
+	os.Symlink("../RULES.md", filepath.Join(root, "app", "AGENTS.md"))
+	docs, problems := Read(filepath.Join(root, "app"))
+	if len(docs) != 1 || docs[0].Name != "app/AGENTS.md" || docs[0].Text != "Be kind." {
+		t.Errorf("docs %+v", docs)
+	}
+	want := "AGENTS.md: a link to " + filepath.Join(base, ".ssh", "id_rsa") + ", outside the project (" + root + "): not read"
+	if len(problems) != 1 || problems[0] != want {
+		t.Errorf("problems %q\nwant %q", problems, want)
+	}
+}

@@ -90,3 +90,18 @@ func BenchmarkList(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkListHugeSession lists a folder holding one 1 GiB session (a
+// sparse file: a turn, a gigabyte, a turn): what mm sessions costs when a
+// turn once saved a huge output. It reads the file's ends, not the file.
+func BenchmarkListHugeSession(b *testing.B) {
+	dir := b.TempDir()
+	bigSession(b, dir, "/work/p", 1<<30)
+	b.ReportAllocs()
+	for b.Loop() {
+		list, err := sessions.List(dir, "/work/p", false)
+		if err != nil || len(list) != 1 || list[0].Turns != 2 {
+			b.Fatalf("%v, %+v", err, list)
+		}
+	}
+}

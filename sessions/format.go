@@ -56,7 +56,12 @@ type headerLine struct {
 // message is an llm.Message as written: every field it holds, so that a
 // resumed session's requests are those it would have sent.
 type message struct {
-	Role       string     `json:"role"`
+	Role string `json:"role"`
+	// Turn is, on a question's own line (not in a replace's history), its
+	// number in the history as it stands: the listing reads the count of
+	// questions from the file's last such line instead of the whole file.
+	// Files written before it have none.
+	Turn       int        `json:"turn,omitempty"`
 	Content    string     `json:"content,omitempty"`
 	ToolCalls  []toolCall `json:"toolCalls,omitempty"`
 	ToolCallID string     `json:"toolCallId,omitempty"`
@@ -80,7 +85,10 @@ type messageLine struct {
 
 // replaceLine is the whole history after a compression (or /clear).
 type replaceLine struct {
-	T       string    `json:"t"`
+	T string `json:"t"`
+	// Turns is how many questions history holds, before it: the listing
+	// reads it without decoding the history.
+	Turns   int       `json:"turns"`
 	History []message `json:"history"`
 }
 
@@ -105,6 +113,7 @@ type anyLine struct {
 	// message
 	message
 	// replace
+	Turns   int       `json:"turns"`
 	History []message `json:"history"`
 	// asked
 	Agent   string `json:"agent"`
@@ -147,22 +156,39 @@ func encodeHeader(buf []byte, h Header) ([]byte, error) {
 	return appendLine(buf, headerLine{T: kindHeader, V: h.Version, ID: h.ID, Cwd: h.Cwd, Config: h.Config, Model: h.Model, Created: h.Created, ForkedFrom: h.ForkedFrom})
 }
 
-func encodeMessages(buf []byte, msgs []llm.Message) ([]byte, error) {
+// encodeMessages appends msgs' lines, numbering each question after the
+// *turns already in the history, which it counts on.
+func encodeMessages(buf []byte, msgs []llm.Message, turns *int) ([]byte, error) {
 	var err error
 	for _, m := range msgs {
-		if buf, err = appendLine(buf, messageLine{T: kindMessage, message: toWire(m)}); err != nil {
+		w := toWire(m)
+		if m.Role == llm.RoleUser {
+			w.Turn = *turns + 1
+		}
+		if buf, err = appendLine(buf, messageLine{T: kindMessage, message: w}); err != nil {
 			return buf, err
 		}
+		*turns = max(*turns, w.Turn)
 	}
 	return buf, nil
 }
 
-func encodeReplace(buf []byte, msgs []llm.Message) ([]byte, error) {
+// encodeReplace appends a replace line and sets *turns to the questions
+// of msgs.
+func encodeReplace(buf []byte, msgs []llm.Message, turns *int) ([]byte, error) {
 	h := make([]message, len(msgs))
+	n := 0
 	for i, m := range msgs {
 		h[i] = toWire(m)
+		if m.Role == llm.RoleUser {
+			n++
+		}
 	}
-	return appendLine(buf, replaceLine{T: kindReplace, History: h})
+	buf, err := appendLine(buf, replaceLine{T: kindReplace, Turns: n, History: h})
+	if err == nil {
+		*turns = n
+	}
+	return buf, err
 }
 
 func encodeAsked(buf []byte, agent, session string) ([]byte, error) {

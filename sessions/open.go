@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/internal/suggest"
 	"github.com/mm-agent/mm/llm"
 )
@@ -152,15 +153,13 @@ func Read(path string) (*Saved, error) {
 
 // readFile reads a session file of this user, whole.
 func readFile(path string) ([]byte, string, error) {
-	f, err := os.Open(path)
+	// Not os.Open: a named pipe in the folder would be waited on, past
+	// Ctrl-C.
+	f, fi, err := regularfile.Open(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("reading the session file: %w", err)
+		return nil, "", openError(path, err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, "", fmt.Errorf("reading the session file: %w", err)
-	}
 	notice, err := checkFile(path, fi)
 	if err != nil {
 		return nil, "", err

@@ -54,6 +54,9 @@ type Writer struct {
 	// written runs once, after the first lines reached the file
 	// (WhenWritten).
 	written func()
+	// turns counts the questions of the history as written, which the
+	// next question's line is numbered after.
+	turns int
 	// failing says the last write failed: the caller was told (the
 	// orchestrator warns once), so Close does not say it again.
 	failing bool
@@ -117,12 +120,12 @@ func (w *Writer) Header() Header { return w.header }
 
 // Append records messages joining the end of the history.
 func (w *Writer) Append(msgs ...llm.Message) error {
-	return w.write(func(b []byte) ([]byte, error) { return encodeMessages(b, msgs) })
+	return w.write(func(b []byte) ([]byte, error) { return encodeMessages(b, msgs, &w.turns) })
 }
 
 // Replace records that the history is now msgs (a compression, /clear).
 func (w *Writer) Replace(msgs []llm.Message) error {
-	return w.write(func(b []byte) ([]byte, error) { return encodeReplace(b, msgs) })
+	return w.write(func(b []byte) ([]byte, error) { return encodeReplace(b, msgs, &w.turns) })
 }
 
 // AskedSession records the session id of the asked agent name.

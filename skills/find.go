@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/internal/strictyaml"
 )
 
@@ -20,17 +21,23 @@ type Folder struct {
 	// Given says the configuration names it (skills:): one that does not
 	// exist is then a problem; the usual places may well not exist.
 	Given bool
+	// Root is the folder its skills must stay in, links followed: the
+	// project's root for .mm/skills, the person's mm config folder for
+	// theirs; "" is Dir itself.
+	Root string
 }
 
 // Folders are the folders skills are found in, first wins: the
 // configuration's skills: folders (absolute), .mm/skills of the working
 // directory, then mm/skills in $XDG_CONFIG_HOME (~/.config without it).
-func Folders(given []string, cwd string, getenv func(string) string) []Folder {
+// root is the project's root (projectdocs.Root): a link in .mm/skills may
+// lead anywhere in the project, not out of it.
+func Folders(given []string, cwd, root string, getenv func(string) string) []Folder {
 	out := make([]Folder, 0, len(given)+2)
 	for _, d := range given {
 		out = append(out, Folder{Dir: d, Given: true})
 	}
-	out = append(out, Folder{Dir: filepath.Join(cwd, ".mm", "skills")})
+	out = append(out, Folder{Dir: filepath.Join(cwd, ".mm", "skills"), Root: root})
 	config := getenv("XDG_CONFIG_HOME")
 	if !filepath.IsAbs(config) {
 		// The XDG rule: a relative value is ignored.
@@ -40,7 +47,7 @@ func Folders(given []string, cwd string, getenv func(string) string) []Folder {
 		}
 	}
 	if config != "" {
-		out = append(out, Folder{Dir: filepath.Join(config, "mm", "skills")})
+		out = append(out, Folder{Dir: filepath.Join(config, "mm", "skills"), Root: filepath.Join(config, "mm")})
 	}
 	return out
 }
@@ -104,6 +111,14 @@ func Find(folders []Folder, show func(string) string) (*Set, []string) {
 	set := &Set{byName: map[string]int{}}
 	var problems []string
 	for _, f := range folders {
+		root := f.Root
+		if root == "" {
+			root = f.Dir
+		}
+		if target := regularfile.Outside(root, f.Dir); target != "" {
+			problems = append(problems, outsideProblem("skills folder", show(f.Dir), target, root))
+			continue
+		}
 		entries, err := os.ReadDir(f.Dir)
 		if err != nil {
 			if f.Given || !errors.Is(err, fs.ErrNotExist) {
@@ -114,6 +129,14 @@ func Find(folders []Folder, show func(string) string) (*Set, []string) {
 		for _, e := range entries {
 			dir := filepath.Join(f.Dir, e.Name())
 			if strings.HasPrefix(e.Name(), ".") || !isDir(e, dir) {
+				continue
+			}
+			if target := regularfile.Outside(root, dir); target != "" {
+				problems = append(problems, outsideProblem("skill folder", show(dir), target, root))
+				continue
+			}
+			if target := regularfile.Outside(root, filepath.Join(dir, FileName)); target != "" {
+				problems = append(problems, outsideProblem("skill", show(filepath.Join(dir, FileName)), target, root))
 				continue
 			}
 			sk, err := readHead(dir)
@@ -139,6 +162,12 @@ func Find(folders []Folder, show func(string) string) (*Set, []string) {
 		set.byName[sk.Name] = i
 	}
 	return set, problems
+}
+
+// outsideProblem is the line of a skills folder, skill folder or SKILL.md
+// whose link leads out of the folder it must stay in: it is skipped.
+func outsideProblem(what, name, target, root string) string {
+	return fmt.Sprintf("%s %s: a link to %s, outside %s: skipped (a skill stays in its project or config folder)", what, name, target, root)
 }
 
 // isDir reports whether e is a folder, following a symbolic link.

@@ -111,8 +111,8 @@ func TestValidName(t *testing.T) {
 
 func TestFolders(t *testing.T) {
 	env := map[string]string{"HOME": "/home/me"}
-	got := Folders([]string{"/cfg/skills"}, "/work", func(k string) string { return env[k] })
-	want := []Folder{{Dir: "/cfg/skills", Given: true}, {Dir: "/work/.mm/skills"}, {Dir: "/home/me/.config/mm/skills"}}
+	got := Folders([]string{"/cfg/skills"}, "/work/app", "/work", func(k string) string { return env[k] })
+	want := []Folder{{Dir: "/cfg/skills", Given: true}, {Dir: "/work/app/.mm/skills", Root: "/work"}, {Dir: "/home/me/.config/mm/skills", Root: "/home/me/.config/mm"}}
 	if len(got) != len(want) {
 		t.Fatalf("got %v", got)
 	}
@@ -122,7 +122,46 @@ func TestFolders(t *testing.T) {
 		}
 	}
 	env["XDG_CONFIG_HOME"] = "/xdg"
-	if got := Folders(nil, "/work", func(k string) string { return env[k] }); got[1].Dir != "/xdg/mm/skills" {
+	if got := Folders(nil, "/work", "/work", func(k string) string { return env[k] }); got[1].Dir != "/xdg/mm/skills" {
 		t.Errorf("with XDG_CONFIG_HOME: %v", got)
+	}
+}
+
+// A skills folder, a skill folder or a SKILL.md whose link leads out of the
+// project (or out of the person's mm config folder) is skipped, with one
+// line naming it and where it leads; links inside are followed.
+func TestFindStaysInside(t *testing.T) {
+	base := t.TempDir()
+	base, _ = filepath.EvalSymlinks(base)
+	project := filepath.Join(base, "project")
+	write := func(p, body string) {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	skill := func(name string) string { return "---\nname: " + name + "\ndescription: d\n---\nbody\n" }
+	write(filepath.Join(base, "elsewhere", "evil", "SKILL.md"), skill("evil"))
+	write(filepath.Join(base, "elsewhere", "SKILL.md"), skill("linked"))
+	write(filepath.Join(project, "shared", "good", "SKILL.md"), skill("good"))
+	skills := filepath.Join(project, ".mm", "skills")
+	os.MkdirAll(filepath.Join(skills, "linked"), 0o755)
+	os.Symlink("../../shared/good", filepath.Join(skills, "good"))
+	os.Symlink(filepath.Join(base, "elsewhere", "evil"), filepath.Join(skills, "evil"))
+	os.Symlink(filepath.Join(base, "elsewhere", "SKILL.md"), filepath.Join(skills, "linked", "SKILL.md"))
+	away := filepath.Join(base, "away")
+	os.MkdirAll(filepath.Join(away, "x"), 0o755)
+	os.Symlink(filepath.Join(base, "elsewhere"), filepath.Join(away, "skills"))
+
+	rel := func(p string) string { r, _ := filepath.Rel(project, p); return r }
+	set, problems := Find([]Folder{{Dir: skills, Root: project}, {Dir: filepath.Join(away, "skills"), Root: filepath.Join(away, "x")}}, rel)
+	if names := set.Names(); len(names) != 1 || names[0] != "good" {
+		t.Errorf("skills %v, want [good]", names)
+	}
+	want := []string{
+		"skill folder .mm/skills/evil: a link to " + filepath.Join(base, "elsewhere", "evil") + ", outside " + project + ": skipped (a skill stays in its project or config folder)",
+		"skill .mm/skills/linked/SKILL.md: a link to " + filepath.Join(base, "elsewhere", "SKILL.md") + ", outside " + project + ": skipped (a skill stays in its project or config folder)",
+		"skills folder ../away/skills: a link to " + filepath.Join(base, "elsewhere") + ", outside " + filepath.Join(away, "x") + ": skipped (a skill stays in its project or config folder)",
+	}
+	if strings.Join(problems, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(problems, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2asrv"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/internal/tracing"
 	"github.com/mm-agent/mm/orchestrator"
 )
@@ -217,7 +218,9 @@ func (l *logLine) printf(format string, args ...any) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	fmt.Fprintf(l.w, "mm serve: "+format+"\n", args...)
+	// A line may carry a client's text (its context id): shown visibly,
+	// on one line.
+	io.WriteString(l.w, "mm serve: "+frontend.VisibleLine(fmt.Sprintf(format, args...))+"\n")
 }
 
 // errBusy is a task refused because MaxTasks run already.

@@ -17,6 +17,8 @@ type fakeSession struct {
 
 	mu      sync.Mutex
 	prompts []string
+	// typed says, for each prompt, whether it came as the person's typing.
+	typed   []bool
 	answers []orchestrator.ConsentAnswer
 	closed  bool
 }
@@ -70,8 +72,17 @@ func (f *fakeSession) isClosed() bool {
 }
 
 func (f *fakeSession) Prompt(ctx context.Context, text string) error {
+	return f.play(ctx, text, false)
+}
+
+func (f *fakeSession) PromptTyped(ctx context.Context, text string) error {
+	return f.play(ctx, text, true)
+}
+
+func (f *fakeSession) play(ctx context.Context, text string, typed bool) error {
 	f.mu.Lock()
 	f.prompts = append(f.prompts, text)
+	f.typed = append(f.typed, typed)
 	f.mu.Unlock()
 	script, ok := scripts[text]
 	if !ok {

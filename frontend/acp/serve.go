@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	acp "github.com/coder/acp-go-sdk"
 
@@ -23,6 +24,9 @@ import (
 
 // Session is what the front end needs of an orchestrator session.
 type Session interface {
+	// PromptTyped runs a turn on what an editor's person typed; Prompt
+	// one on an asking mm's question, as it is.
+	PromptTyped(ctx context.Context, text string) error
 	Prompt(ctx context.Context, text string) error
 	Commands() []orchestrator.Command
 	// Warnings are what went wrong while it started (an MCP server).
@@ -103,6 +107,11 @@ type server struct {
 	out  *watchWriter
 	conn *acp.AgentSideConnection
 
+	// asked says the client is an asking mm (its initialize's clientInfo),
+	// not an editor: its prompts are questions to answer, not a person's
+	// typing to expand.
+	asked atomic.Bool
+
 	mu       sync.Mutex
 	sessions map[acp.SessionId]*session
 	closed   bool
@@ -123,7 +132,8 @@ type session struct {
 
 var _ acp.Agent = (*server)(nil)
 
-func (s *server) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
+func (s *server) Initialize(_ context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
+	s.asked.Store(p.ClientInfo != nil && p.ClientInfo.Name == acpconn.AskingClient)
 	caps := acp.AgentCapabilities{
 		SessionCapabilities: acp.SessionCapabilities{Close: &acp.SessionCloseCapabilities{}},
 	}
@@ -304,7 +314,11 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 		ss.mu.Unlock()
 	}()
 
-	err := ss.orch.Prompt(ctx, promptText(p.Prompt))
+	prompt := ss.orch.PromptTyped
+	if s.asked.Load() {
+		prompt = ss.orch.Prompt
+	}
+	err := prompt(ctx, promptText(p.Prompt))
 	ss.sink.endTurn()
 	if ctx.Err() != nil {
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil

@@ -49,6 +49,13 @@ func newHarness(t *testing.T, displayHooks bool) *harness {
 // serveHarness serves opts to a new editor, initialised.
 func serveHarness(t *testing.T, opts Options) *harness {
 	t.Helper()
+	return serveClient(t, opts, nil)
+}
+
+// serveClient serves opts to a new client that names itself info in
+// initialize (nil: no name, as some editors do).
+func serveClient(t *testing.T, opts Options, info *acp.Implementation) *harness {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	h := &harness{
@@ -67,7 +74,7 @@ func serveHarness(t *testing.T, opts Options) *harness {
 	t.Cleanup(h.stop)
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	if _, err := h.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber}); err != nil {
+	if _, err := h.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber, ClientInfo: info}); err != nil {
 		t.Fatal(err)
 	}
 	return h
@@ -570,5 +577,37 @@ func TestCloseSession(t *testing.T) {
 	}
 	if _, err := h.prompt(id, acp.TextBlock("hello")); err == nil {
 		t.Error("prompt to a closed session succeeded")
+	}
+}
+
+// What an editor sends is what its person typed (its @path lines are
+// expanded, its /ask… lines run); what an asking mm sends — it names
+// itself "mm" in initialize — is a question written elsewhere, answered as
+// it is.
+func TestPromptTypedOnlyByAnEditor(t *testing.T) {
+	tests := []struct {
+		name  string
+		info  *acp.Implementation
+		typed bool
+	}{
+		{"an editor naming itself", &acp.Implementation{Name: "zed", Version: "0.190"}, true},
+		{"an editor naming nothing", nil, true},
+		{"an asking mm", &acp.Implementation{Name: "mm"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ss := &sessions{}
+			h := serveClient(t, Options{Session: orchestrator.Options{Model: "echo/x"}, NewSession: ss.new}, tt.info)
+			id := h.newSession("/work/project")
+			if _, err := h.prompt(id, acp.TextBlock("hello")); err != nil {
+				t.Fatal(err)
+			}
+			f := ss.get(0)
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if len(f.typed) != 1 || f.typed[0] != tt.typed {
+				t.Errorf("typed = %v, want [%v]", f.typed, tt.typed)
+			}
+		})
 	}
 }

@@ -185,7 +185,7 @@ func (w *window) startTurn(text string) {
 				p = &turnPanic{value: r, stack: debug.Stack()}
 			}
 		}()
-		w.s.Prompt(ctx, text)
+		w.s.PromptTyped(ctx, text)
 	}()
 }
 

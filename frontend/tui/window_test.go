@@ -21,7 +21,7 @@ type fakeSession struct {
 	cleared bool
 }
 
-func (f *fakeSession) Prompt(ctx context.Context, text string) error {
+func (f *fakeSession) PromptTyped(ctx context.Context, text string) error {
 	f.prompt(ctx, f.k, text)
 	return nil
 }

@@ -382,7 +382,7 @@ func TestCheck(t *testing.T) {
 			edit: func(g graph) { g[full("mmconfigs")] = append(g[full("mmconfigs")], jsonSchemas) },
 			want: []string{
 				`forbidden dependency: frontend depends on github.com/google/jsonschema-go/jsonschema (frontend → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
-				`forbidden dependency: frontend/a2a depends on github.com/google/jsonschema-go/jsonschema (frontend/a2a → orchestrator → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
+				`forbidden dependency: frontend/a2a depends on github.com/google/jsonschema-go/jsonschema (frontend/a2a → frontend → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
 				`forbidden dependency: frontend/acp depends on github.com/google/jsonschema-go/jsonschema (frontend/acp → orchestrator → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
 				`forbidden dependency: frontend/tui depends on github.com/google/jsonschema-go/jsonschema (frontend/tui → frontend → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
 				`forbidden import: mmconfigs imports github.com/google/jsonschema-go/jsonschema, which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,

@@ -136,7 +136,9 @@ func policy() []allow {
 		// client); a listing cuts the first question as textcut does. It
 		// knows no turn loop: its Writer satisfies orchestrator.Recorder
 		// without importing it.
-		{pkg: "sessions", imports: []string{"internal/suggest", "internal/textcut", "llm"}},
+		// Its files are opened as every file mm is named (a named pipe in
+		// the folder is refused, not waited on).
+		{pkg: "sessions", imports: []string{"internal/regularfile", "internal/suggest", "internal/textcut", "llm"}},
 
 		// The child mm process: its ACP connection, its process, its limits.
 		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut", "internal/tracing"}},
@@ -159,12 +161,16 @@ func policy() []allow {
 		// ReportError recognises a *mmconfigs.Error to print it as
 		// "[config error: …]" — configuration is data, read by a front end,
 		// and mmconfigs imports no front end.
-		{pkg: "frontend", imports: []string{"frontend/markdown", "mmconfigs", "orchestrator"}},
+		// It cuts an ask_agent consent question's question as every cut of
+		// text for a person is made (internal/textcut).
+		{pkg: "frontend", imports: []string{"frontend/markdown", "internal/textcut", "mmconfigs", "orchestrator"}},
 		// The editor front end reads its peer's messages as acpconn does.
 		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "internal/tracing", "orchestrator"}},
 		// mm serve --a2a: a front end over orchestrator.Session, as -acp is;
 		// mm-full's, plugged in as cli.Features.ServeA2A (issue 16).
-		{pkg: "frontend/a2a", imports: []string{"internal/tracing", "orchestrator"}},
+		// Its log shows a client's text (a context id) through the one
+		// function that makes control characters visible (frontend).
+		{pkg: "frontend/a2a", imports: []string{"frontend", "internal/tracing", "orchestrator"}},
 		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 
 		// The design's cmd/mm → frontend, in cmd/mm/cli: the command line
@@ -178,11 +184,12 @@ func policy() []allow {
 		// of every child from mm's first instruction to its last
 		// (internal/proc); the limit of an --ask message read from stdin,
 		// and its error (internal/acpconn, internal/regularfile); mm
-		// check's look at the skills (skills).
+		// check's look at the skills (skills), inside the project's root
+		// (projectdocs.Root).
 		{pkg: "cmd/mm/cli", imports: []string{
 			"frontend", "frontend/acp", "frontend/tui",
 			"hooks", "internal/acpconn", "internal/proc",
-			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "sessions", "skills", "tools",
+			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "projectdocs", "sessions", "skills", "tools",
 		}},
 		// mm: the command line without the heavy features (issue 16).
 		{pkg: "cmd/mm", imports: []string{"cmd/mm/cli"}},

@@ -57,7 +57,9 @@ type agent struct {
 	conn     *acp.AgentSideConnection
 	stubborn atomic.Bool
 	noLoad   bool
-	opened   sync.Map // session id → "new" or "loaded"
+	// hostile names itself with terminal escapes in initialize.
+	hostile bool
+	opened  sync.Map // session id → "new" or "loaded"
 }
 
 func main() {
@@ -81,7 +83,7 @@ func main() {
 	case "foreign":
 		foreign = true
 	}
-	a := &agent{noLoad: filepath.Base(os.Args[3]) == "noload"}
+	a := &agent{noLoad: filepath.Base(os.Args[3]) == "noload", hostile: filepath.Base(os.Args[3]) == "hostile"}
 	ready := make(chan struct{})
 	a.conn = acp.NewAgentSideConnection(a, os.Stdout, acpconn.Gated(os.Stdin, ready))
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
@@ -93,8 +95,13 @@ func main() {
 }
 
 func (a *agent) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
-	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: []acp.AuthMethod{},
-		AgentCapabilities: acp.AgentCapabilities{LoadSession: !a.noLoad}}, nil
+	r := acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersionNumber, AuthMethods: []acp.AuthMethod{},
+		AgentCapabilities: acp.AgentCapabilities{LoadSession: !a.noLoad}}
+	if a.hostile {
+		// It sets the terminal's title and erases the line above.
+		r.AgentInfo = &acp.Implementation{Name: "\x1b]0;pwned\x07fake", Version: "1.0\n\x1b[1A\x1b[2K"}
+	}
+	return r, nil
 }
 
 func (a *agent) NewSession(context.Context, acp.NewSessionRequest) (acp.NewSessionResponse, error) {

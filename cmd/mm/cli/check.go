@@ -9,6 +9,7 @@ import (
 	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
+	"github.com/mm-agent/mm/projectdocs"
 	"github.com/mm-agent/mm/skills"
 )
 
@@ -37,7 +38,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				set, problems := checkSkills(c, cwd, s.Getenv)
 				fmt.Fprintln(out, c.Banner(version(), cwd, set.Banner()))
 				for _, problem := range problems {
-					fmt.Fprintf(errOut, "  %s\n", problem)
+					fmt.Fprintf(errOut, "  %s\n", frontend.Visible(problem))
 				}
 				if len(problems) > 0 {
 					return exitCode(1)
@@ -53,7 +54,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				set, problems := checkSkills(c, cwd, s.Getenv)
 				fmt.Fprintln(out, c.Banner(version(), cwd, set.Banner()))
 				for _, problem := range problems {
-					fmt.Fprintf(errOut, "  %s: %s\n", p, problem)
+					fmt.Fprintf(errOut, "  %s: %s\n", p, frontend.Visible(problem))
 					skillsOK = false
 				}
 				warning, err := orchestrator.CheckModel(cmd.Context(), c, s.Getenv)
@@ -75,26 +76,29 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					}
 				}
 				for _, problem := range checkHooks(cmd.Context(), s.Features, c, cwd, s.Getenv) {
-					fmt.Fprintf(errOut, "  %s: %s\n", p, problem)
+					fmt.Fprintf(errOut, "  %s: %s\n", p, frontend.Visible(problem))
 					hooksOK = false
 				}
 				for _, st := range orchestrator.ProbeMCP(cmd.Context(), s.Features.MCP, c, cwd, s.Environ()) {
 					if st.Err != nil {
-						fmt.Fprintf(errOut, "  %v\n", st.Err)
+						fmt.Fprintf(errOut, "  %s\n", frontend.Visible(st.Err.Error()))
 						mcpOK = false
 						continue
 					}
-					fmt.Fprintf(out, "  mcp %s: %d tool(s): %s\n", st.Name, len(st.Tools), strings.Join(st.Tools, ", "))
+					fmt.Fprintf(out, "  mcp %s: %d tool(s): %s\n", st.Name, len(st.Tools), frontend.VisibleLine(strings.Join(st.Tools, ", ")))
 				}
 				for _, st := range orchestrator.ProbeAgents(cmd.Context(), s.Features.A2A, c, cwd, s.Environ()) {
 					if st.Err != nil {
-						fmt.Fprintf(errOut, "  %v\n", st.Err)
+						// An agent's words (its stderr) may be in it.
+						fmt.Fprintf(errOut, "  %s\n", frontend.Visible(st.Err.Error()))
 						agentsOK = false
 						continue
 					}
 					who := ""
 					if st.Info != "" {
-						who = ": " + st.Info
+						// The agent's own name and version (ACP agentInfo,
+						// an A2A card): one line, made visible.
+						who = ": " + frontend.VisibleLine(st.Info)
 					}
 					did := "answered initialize"
 					if st.Kind == "a2a" {
@@ -118,5 +122,5 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 // folder without one, two skills of one name, a skills: folder that is not
 // there.
 func checkSkills(c *mmconfigs.Config, cwd string, getenv func(string) string) (*skills.Set, []string) {
-	return skills.Find(skills.Folders(c.Skills, cwd, getenv), func(p string) string { return mmconfigs.DisplayPath(p, cwd) })
+	return skills.Find(skills.Folders(c.Skills, cwd, projectdocs.Root(cwd), getenv), func(p string) string { return mmconfigs.DisplayPath(p, cwd) })
 }

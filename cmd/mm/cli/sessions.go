@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/orchestrator"
 	"github.com/mm-agent/mm/sessions"
 )
@@ -65,10 +66,13 @@ func listSessions(dir, cwd string, all bool, now time.Time) (string, error) {
 	// The session mm --continue takes, in each folder listed.
 	last := map[string]string{}
 	for _, s := range list {
-		first := s.First
+		// What a session's file says (its first question, its folder)
+		// is shown visibly, one cell on one line.
+		first := frontend.VisibleLine(s.First)
 		if s.Problem != "" {
-			first = "cannot be resumed: " + s.Problem
+			first = "cannot be resumed: " + frontend.VisibleLine(s.Problem)
 		}
+		cwd := frontend.VisibleLine(s.Cwd)
 		id, seen := last[s.Cwd]
 		if !seen {
 			id, _ = sessions.LastUsed(dir, s.Cwd)
@@ -78,7 +82,7 @@ func listSessions(dir, cwd string, all bool, now time.Time) (string, error) {
 			first += "  ← mm --continue"
 		}
 		if all {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.ID, age(now.Sub(s.Modified)), s.Turns, s.Cwd, first)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.ID, age(now.Sub(s.Modified)), s.Turns, cwd, first)
 		} else {
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", s.ID, age(now.Sub(s.Modified)), s.Turns, first)
 		}

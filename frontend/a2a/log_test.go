@@ -1,0 +1,18 @@
+package a2a
+
+import (
+	"bytes"
+	"testing"
+)
+
+// mm serve's log shows a client's text (a context id) visibly, on its own
+// line: a client cannot rewrite the server's terminal.
+func TestLogLineIsVisible(t *testing.T) {
+	var b bytes.Buffer
+	l := &logLine{w: &b}
+	l.printf("context %s: saving its session: %v", "c1\x1b[2K\rmm serve: all fine\n", "disk full")
+	want := `mm serve: context c1\x1b[2K\rmm serve: all fine\n: saving its session: disk full` + "\n"
+	if b.String() != want {
+		t.Errorf("log line %q\nwant %q", b.String(), want)
+	}
+}
