@@ -31,7 +31,7 @@ type allow struct {
 // policy is mm's architecture as a statement of policy: for every package of
 // mm, the packages of mm its non-test files may import, from the packages
 // that import none of mm's up to cmd/mm, the way the imports flow
-// (design.md §8). Tests may import more: they drive a package from outside.
+// (docs/explanation/architecture.md). Tests may import more: they drive a package from outside.
 //
 // Do not add an edge to make a build pass. An edge the design does not draw
 // goes in only with its reason as a comment, and only if no rule of
@@ -203,7 +203,7 @@ type never struct {
 	rule    string   // the rule in the design's words, shown when it is broken
 }
 
-// neverRules are the design's "never" (design.md §8) and the rules of the
+// neverRules are the architecture's "never" (docs/explanation/architecture.md) and the rules of the
 // internal packages, each as the packages it binds and those they must not
 // reach.
 func neverRules() []never {
