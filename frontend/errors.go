@@ -9,11 +9,11 @@ import (
 )
 
 // ReportError prints why mm cannot go on: a configuration error as
-// "[config error: <path>: <message>]", anything else as "mm: …".
+// "[config error: <path>:<line>: <message>]", anything else as "mm: …".
 func ReportError(w io.Writer, err error) {
 	var ce *mmconfigs.Error
 	if errors.As(err, &ce) {
-		fmt.Fprintf(w, "[config error: %s]\n", ce)
+		fmt.Fprintln(w, ce.Report())
 		return
 	}
 	fmt.Fprintf(w, "mm: %v\n", err)

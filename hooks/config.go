@@ -107,7 +107,8 @@ func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 
 // Resolve validates the block read from a configuration file in configDir
 // (absolute) and makes it usable. Its error is the reference's message, e.g.
-// `hooks.preToolCall[0]: timeout must be >= 0`.
+// `hooks.preToolCall[0]: timeout must be >= 0`, at the line of the key or
+// entry it is about (a *strictyaml.PosError).
 func (c *Config) Resolve(configDir string) error {
 	c.byEvent = [len(Events)][]Entry{}
 	n := c.node
@@ -115,30 +116,31 @@ func (c *Config) Resolve(configDir string) error {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		return errors.New("hooks: must be a map of events to lists of hooks")
+		return strictyaml.Errorf(n, "hooks: must be a map of events to lists of hooks")
 	}
 	var seen [len(Events)]bool
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		name, list := n.Content[i].Value, n.Content[i+1]
+		key, list := n.Content[i], n.Content[i+1]
+		name := key.Value
 		ev, err := ParseEvent(name)
 		if err != nil {
-			return fmt.Errorf("hooks: %w", err)
+			return strictyaml.Errorf(key, "hooks: %w", err)
 		}
 		// A second key would silently renumber the entries: refuse it.
 		if seen[ev.index()] {
-			return fmt.Errorf("hooks: event %q is given twice (one list per event)", name)
+			return strictyaml.Errorf(key, "hooks: event %q is given twice (one list per event)", name)
 		}
 		seen[ev.index()] = true
 		if list.Kind == yaml.ScalarNode && list.Tag == "!!null" {
 			continue
 		}
 		if list.Kind != yaml.SequenceNode {
-			return fmt.Errorf("hooks.%s: must be a list of hooks", ev)
+			return strictyaml.Errorf(list, "hooks.%s: must be a list of hooks", ev)
 		}
 		for j, item := range list.Content {
 			e, err := resolveEntry(ev, item, configDir)
 			if err != nil {
-				return fmt.Errorf("hooks.%s[%d]: %w", ev, j, err)
+				return strictyaml.At(item, fmt.Errorf("hooks.%s[%d]: %w", ev, j, err))
 			}
 			c.byEvent[ev.index()] = append(c.byEvent[ev.index()], e)
 		}
@@ -174,14 +176,19 @@ func resolveEntry(ev Event, n *yaml.Node, configDir string) (Entry, error) {
 	if n.Kind != yaml.MappingNode {
 		return Entry{}, errors.New("must be a map with command or wasm")
 	}
+	// keys are the entry's key nodes, by name: each error is at the line
+	// of the key it is about.
+	keys := map[string]*yaml.Node{}
 	for i := 0; i < len(n.Content); i += 2 {
 		if !slices.Contains(entryKeys, n.Content[i].Value) {
 			return Entry{}, strictyaml.UnknownKey(n.Content[i], entryKeys)
 		}
+		keys[n.Content[i].Value] = n.Content[i]
 	}
+	at := func(key string, err error) error { return strictyaml.At(keys[key], err) }
 	var raw rawEntry
 	if err := n.Decode(&raw); err != nil {
-		return Entry{}, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  "))
+		return Entry{}, strictyaml.DecodeError(err)
 	}
 	e := Entry{ConfigDir: configDir, Matcher: raw.Matcher, OnError: raw.OnError}
 	command := ""
@@ -191,38 +198,42 @@ func resolveEntry(ev Event, n *yaml.Node, configDir string) (Entry, error) {
 	raw.Wasm = strings.TrimSpace(raw.Wasm)
 	switch {
 	case raw.Command != nil && raw.Wasm != "":
-		return Entry{}, errors.New("give command or wasm, not both")
+		return Entry{}, at("wasm", errors.New("give command or wasm, not both"))
 	case raw.Wasm != "":
 		p, err := ModulePath(configDir, raw.Wasm)
 		if err != nil {
-			return Entry{}, err
+			return Entry{}, at("wasm", err)
 		}
 		e.Wasm = p
 	case strings.TrimSpace(command) == "":
-		return Entry{}, errors.New("command must not be empty (or wasm: a module)")
+		return Entry{}, at("command", errors.New("command must not be empty (or wasm: a module)"))
 	default:
 		e.Command = command
 		if len(raw.Read) > 0 || len(raw.Write) > 0 {
-			return Entry{}, errors.New("read and write only apply to a wasm hook — remove them, or give wasm: a module")
+			key := "read"
+			if len(raw.Read) == 0 {
+				key = "write"
+			}
+			return Entry{}, at(key, errors.New("read and write only apply to a wasm hook — remove them, or give wasm: a module"))
 		}
 	}
 	var err error
 	if e.Read, e.Write, err = Folders(raw.Read, raw.Write); err != nil {
-		return Entry{}, err
+		return Entry{}, at(FoldersKey(raw.Read), err)
 	}
 	if raw.Matcher != "" {
 		if !ev.HasMatcher() {
-			return Entry{}, errors.New("matcher is only for preToolCall, postToolCall, preAsk and postAsk")
+			return Entry{}, at("matcher", errors.New("matcher is only for preToolCall, postToolCall, preAsk and postAsk"))
 		}
 		re, err := regexp.Compile(raw.Matcher)
 		if err != nil {
-			return Entry{}, fmt.Errorf("matcher: %w", err)
+			return Entry{}, at("matcher", fmt.Errorf("matcher: %w", err))
 		}
 		e.matcher = re
 	}
 	d, err := ParseTimeout(raw.Timeout, DefaultTimeout)
 	if err != nil {
-		return Entry{}, err
+		return Entry{}, at("timeout", err)
 	}
 	e.Timeout = d
 	switch e.OnError {
@@ -230,9 +241,18 @@ func resolveEntry(ev Event, n *yaml.Node, configDir string) (Entry, error) {
 		e.OnError = OnErrorWarn
 	case OnErrorFail, OnErrorWarn, OnErrorIgnore:
 	default:
-		return Entry{}, errors.New(`onError must be "fail", "warn" or "ignore"`)
+		return Entry{}, at("onError", errors.New(`onError must be "fail", "warn" or "ignore"`))
 	}
 	return e, nil
+}
+
+// FoldersKey says which key, read or write, holds the folder Folders
+// refused: read when its folders alone are refused, else write.
+func FoldersKey(read []string) string {
+	if _, _, err := Folders(read, nil); err != nil {
+		return "read"
+	}
+	return "write"
 }
 
 // ModulePath is the absolute path of a wasm module written as p in a

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mm-agent/mm/internal/strictyaml"
 )
 
 // loadConfig reads a hooks: block the way a configuration file does.
@@ -34,64 +36,64 @@ func TestValidationMessages(t *testing.T) {
 		name, src, want string
 	}{
 		{"unknown event", "hooks:\n  preToolcall:\n    - command: x\n",
-			`hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk) (did you mean "preToolCall"?)`},
+			`agent.yaml:2: hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk) (did you mean "preToolCall"?)`},
 		{"no command no wasm", "hooks:\n  preGeneration:\n    - timeout: 5s\n",
-			`hooks.preGeneration[0]: command must not be empty (or wasm: a module)`},
+			`agent.yaml:3: hooks.preGeneration[0]: command must not be empty (or wasm: a module)`},
 		{"blank command", "hooks:\n  postAsk:\n    - command: x\n    - command: '   '\n",
-			`hooks.postAsk[1]: command must not be empty (or wasm: a module)`},
+			`agent.yaml:4: hooks.postAsk[1]: command must not be empty (or wasm: a module)`},
 		{"empty command", "hooks:\n  preAsk:\n    - command: \"\"\n",
-			`hooks.preAsk[0]: command must not be empty (or wasm: a module)`},
+			`agent.yaml:3: hooks.preAsk[0]: command must not be empty (or wasm: a module)`},
 		{"both", "hooks:\n  preToolCall:\n    - command: x\n      wasm: guard.wasm\n",
-			`hooks.preToolCall[0]: give command or wasm, not both`},
+			`agent.yaml:4: hooks.preToolCall[0]: give command or wasm, not both`},
 		{"no module", "hooks:\n  postToolCall:\n    - wasm: hooks/missing.wasm\n",
-			`hooks.postToolCall[0]: wasm: no module at ` + filepath.Join(dir, "hooks/missing.wasm")},
+			`agent.yaml:3: hooks.postToolCall[0]: wasm: no module at ` + filepath.Join(dir, "hooks/missing.wasm")},
 		{"module is a folder", "hooks:\n  postToolCall:\n    - wasm: folder.wasm\n",
-			`hooks.postToolCall[0]: wasm: no module at ` + filepath.Join(dir, "folder.wasm")},
+			`agent.yaml:3: hooks.postToolCall[0]: wasm: no module at ` + filepath.Join(dir, "folder.wasm")},
 		{"read on a command", "hooks:\n  postToolCall:\n    - command: x\n      read: [src]\n",
-			`hooks.postToolCall[0]: read and write only apply to a wasm hook — remove them, or give wasm: a module`},
+			`agent.yaml:4: hooks.postToolCall[0]: read and write only apply to a wasm hook — remove them, or give wasm: a module`},
 		{"write on a command", "hooks:\n  postToolCall:\n    - command: x\n      write: [logs]\n",
-			`hooks.postToolCall[0]: read and write only apply to a wasm hook — remove them, or give wasm: a module`},
+			`agent.yaml:4: hooks.postToolCall[0]: read and write only apply to a wasm hook — remove them, or give wasm: a module`},
 		{"absolute folder", "hooks:\n  postToolCall:\n    - wasm: guard.wasm\n      read: [/etc]\n",
-			`hooks.postToolCall[0]: folder "/etc" must be relative to the working directory`},
+			`agent.yaml:4: hooks.postToolCall[0]: folder "/etc" must be relative to the working directory`},
 		{"dot folder", "hooks:\n  postToolCall:\n    - wasm: guard.wasm\n      read: [.]\n",
-			`hooks.postToolCall[0]: folder "." must be a folder inside the working directory, not it or above it`},
+			`agent.yaml:4: hooks.postToolCall[0]: folder "." must be a folder inside the working directory, not it or above it`},
 		{"dotdot folder", "hooks:\n  postToolCall:\n    - wasm: guard.wasm\n      write: [..]\n",
-			`hooks.postToolCall[0]: folder ".." must be a folder inside the working directory, not it or above it`},
+			`agent.yaml:4: hooks.postToolCall[0]: folder ".." must be a folder inside the working directory, not it or above it`},
 		{"folder leading above", "hooks:\n  postToolCall:\n    - wasm: guard.wasm\n      write: [logs/../../etc]\n",
-			`hooks.postToolCall[0]: folder "logs/../../etc" must be a folder inside the working directory, not it or above it`},
+			`agent.yaml:4: hooks.postToolCall[0]: folder "logs/../../etc" must be a folder inside the working directory, not it or above it`},
 		{"folder back to the top", "hooks:\n  postToolCall:\n    - wasm: guard.wasm\n      read: [src/..]\n",
-			`hooks.postToolCall[0]: folder "src/.." must be a folder inside the working directory, not it or above it`},
+			`agent.yaml:4: hooks.postToolCall[0]: folder "src/.." must be a folder inside the working directory, not it or above it`},
 		{"empty folder", "hooks:\n  postToolCall:\n    - wasm: guard.wasm\n      read: [\"\"]\n",
-			`hooks.postToolCall[0]: folder "" must be a folder inside the working directory, not it or above it`},
+			`agent.yaml:4: hooks.postToolCall[0]: folder "" must be a folder inside the working directory, not it or above it`},
 		{"folder twice in read", "hooks:\n  postToolCall:\n    - wasm: guard.wasm\n      read: [src, src]\n",
-			`hooks.postToolCall[0]: folder "src" is given twice`},
+			`agent.yaml:4: hooks.postToolCall[0]: folder "src" is given twice`},
 		{"folder in read and write", "hooks:\n  postToolCall:\n    - wasm: guard.wasm\n      read: [logs]\n      write: [./logs/]\n",
-			`hooks.postToolCall[0]: folder "./logs/" is given twice`},
+			`agent.yaml:5: hooks.postToolCall[0]: folder "./logs/" is given twice`},
 		{"matcher on preGeneration", "hooks:\n  preGeneration:\n    - command: x\n      matcher: bash\n",
-			`hooks.preGeneration[0]: matcher is only for preToolCall, postToolCall, preAsk and postAsk`},
+			`agent.yaml:4: hooks.preGeneration[0]: matcher is only for preToolCall, postToolCall, preAsk and postAsk`},
 		{"matcher on postGeneration", "hooks:\n  postGeneration:\n    - command: x\n      matcher: bash\n",
-			`hooks.postGeneration[0]: matcher is only for preToolCall, postToolCall, preAsk and postAsk`},
+			`agent.yaml:4: hooks.postGeneration[0]: matcher is only for preToolCall, postToolCall, preAsk and postAsk`},
 		{"bad matcher", "hooks:\n  preToolCall:\n    - command: x\n      matcher: (bash\n",
-			"hooks.preToolCall[0]: matcher: error parsing regexp: missing closing ): `(bash`"},
+			"agent.yaml:4: hooks.preToolCall[0]: matcher: error parsing regexp: missing closing ): `(bash`"},
 		{"negative timeout", "hooks:\n  preAsk:\n    - command: x\n      timeout: -1s\n",
-			`hooks.preAsk[0]: timeout must be >= 0`},
+			`agent.yaml:4: hooks.preAsk[0]: timeout must be >= 0`},
 		{"negative bare timeout", "hooks:\n  preAsk:\n    - command: x\n      timeout: -3\n",
-			`hooks.preAsk[0]: timeout must be >= 0`},
+			`agent.yaml:4: hooks.preAsk[0]: timeout must be >= 0`},
 		{"bad onError", "hooks:\n  postAsk:\n    - command: x\n      onError: panic\n",
-			`hooks.postAsk[0]: onError must be "fail", "warn" or "ignore"`},
+			`agent.yaml:4: hooks.postAsk[0]: onError must be "fail", "warn" or "ignore"`},
 		// Beyond the reference's table: a typo never passes silently.
 		{"unknown key", "hooks:\n  postAsk:\n    - command: x\n      onerror: fail\n",
-			`hooks.postAsk[0]: line 4: unknown key "onerror" (did you mean "onError"?)`},
+			`agent.yaml:4: hooks.postAsk[0]: unknown key "onerror" (did you mean "onError"?)`},
 		{"timeout not a duration", "hooks:\n  postAsk:\n    - command: x\n      timeout: soon\n",
-			`hooks.postAsk[0]: timeout: "soon" is not a duration (write it like 5s or 1m)`},
+			`agent.yaml:4: hooks.postAsk[0]: timeout: "soon" is not a duration (write it like 5s or 1m)`},
 		{"event twice", "hooks:\n  preAsk:\n    - command: x\n  preAsk:\n    - command: y\n",
-			`hooks: event "preAsk" is given twice (one list per event)`},
+			`agent.yaml:4: hooks: event "preAsk" is given twice (one list per event)`},
 		{"event not a list", "hooks:\n  preAsk: x\n",
-			`hooks.preAsk: must be a list of hooks`},
+			`agent.yaml:2: hooks.preAsk: must be a list of hooks`},
 		{"entry not a map", "hooks:\n  preAsk:\n    - x\n",
-			`hooks.preAsk[0]: must be a map with command or wasm`},
+			`agent.yaml:3: hooks.preAsk[0]: must be a map with command or wasm`},
 		{"hooks not a map", "hooks: [x]\n",
-			`hooks: must be a map of events to lists of hooks`},
+			`agent.yaml:1: hooks: must be a map of events to lists of hooks`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,7 +101,7 @@ func TestValidationMessages(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error, want %q", tt.want)
 			}
-			if got := err.Error(); got != tt.want {
+			if got := strictyaml.Located("agent.yaml", err); got != tt.want {
 				t.Errorf("error\n got %q\nwant %q", got, tt.want)
 			}
 		})

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -60,15 +59,17 @@ const (
 	argList
 )
 
-// loadScript reads and checks a script file.
+// loadScript reads and checks a script file. Its error is a
+// *strictyaml.FileError: a config error names the script and the line in
+// it ("bad.yaml:4: rule 2: unknown key …").
 func loadScript(path string) (*scriptModel, error) {
 	b, err := readScript(path)
 	if err != nil {
-		return nil, fmt.Errorf("script %s: %w", path, unwrapPathError(err))
+		return nil, &strictyaml.FileError{Path: path, Err: fmt.Errorf("cannot read: %w", unwrapPathError(err))}
 	}
 	rules, err := parseScript(b)
 	if err != nil {
-		return nil, fmt.Errorf("script %s: %w", path, err)
+		return nil, &strictyaml.FileError{Path: path, Err: err}
 	}
 	return &scriptModel{path: path, rules: rules, spent: make([]bool, len(rules))}, nil
 }
@@ -83,8 +84,8 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// parseScript parses the YAML of a script. Its errors name the rule, the
-// key and the line.
+// parseScript parses the YAML of a script. Its errors name the rule and
+// the key, at their line (a *strictyaml.PosError).
 func parseScript(b []byte) ([]scriptRule, error) {
 	// One document, no alias, each key once in every map: aliases could
 	// make a file of a few hundred bytes a tree of billions of nodes.
@@ -112,7 +113,7 @@ func parseScript(b []byte) ([]scriptRule, error) {
 		return nil, fmt.Errorf("no rules: the file needs a rules: list")
 	}
 	if rulesNode.Kind != yaml.SequenceNode || len(rulesNode.Content) == 0 {
-		return nil, fmt.Errorf("rules (line %d): want a list of at least one rule", rulesNode.Line)
+		return nil, strictyaml.Errorf(rulesNode, "rules: want a list of at least one rule")
 	}
 	rules := make([]scriptRule, 0, len(rulesNode.Content))
 	for i, n := range rulesNode.Content {
@@ -138,7 +139,7 @@ func parseRule(n *yaml.Node, num int, defDelay time.Duration, defPieces int) (sc
 			return r, err
 		}
 		if r.when, err = regexp.Compile(s); err != nil {
-			return r, fmt.Errorf("%s: when (line %d): %v", where, v.Line, err)
+			return r, strictyaml.Errorf(v, "%s: when: %v", where, err)
 		}
 	}
 	if v := m["role"]; v != nil {
@@ -146,7 +147,7 @@ func parseRule(n *yaml.Node, num int, defDelay time.Duration, defPieces int) (sc
 			return r, err
 		}
 		if !slices.Contains([]string{RoleUser, RoleTool, RoleAssistant, RoleSystem}, r.role) {
-			return r, fmt.Errorf("%s: role (line %d): %q is not a role: want user or tool (or assistant, system)", where, v.Line, r.role)
+			return r, strictyaml.Errorf(v, "%s: role: %q is not a role: want user or tool (or assistant, system)", where, r.role)
 		}
 	}
 	if v := m["afterTool"]; v != nil {
@@ -156,13 +157,13 @@ func parseRule(n *yaml.Node, num int, defDelay time.Duration, defPieces int) (sc
 	}
 	if v := m["once"]; v != nil {
 		if err := v.Decode(&r.once); err != nil || v.Kind != yaml.ScalarNode {
-			return r, fmt.Errorf("%s: once (line %d): want true or false", where, v.Line)
+			return r, strictyaml.Errorf(v, "%s: once: want true or false", where)
 		}
 	}
 	if v := m["summary"]; v != nil {
 		var b bool
 		if err := v.Decode(&b); err != nil || v.Kind != yaml.ScalarNode {
-			return r, fmt.Errorf("%s: summary (line %d): want true or false", where, v.Line)
+			return r, strictyaml.Errorf(v, "%s: summary: want true or false", where)
 		}
 		r.summary = &b
 	}
@@ -181,7 +182,7 @@ func parseRule(n *yaml.Node, num int, defDelay time.Duration, defPieces int) (sc
 		if r.say, err = scalar(v, where, "say"); err != nil {
 			return r, err
 		}
-		if err := checkTemplate(r.say, r.when, where, "say", v.Line); err != nil {
+		if err := checkTemplate(r.say, r.when, where, "say", v); err != nil {
 			return r, err
 		}
 	}
@@ -190,11 +191,11 @@ func parseRule(n *yaml.Node, num int, defDelay time.Duration, defPieces int) (sc
 			return r, err
 		}
 		r.hasFail = true
-		if err := checkTemplate(r.fail, r.when, where, "fail", v.Line); err != nil {
+		if err := checkTemplate(r.fail, r.when, where, "fail", v); err != nil {
 			return r, err
 		}
 		if m["say"] != nil || m["calls"] != nil {
-			return r, fmt.Errorf("%s: fail (line %d): a failing rule cannot also say or call", where, v.Line)
+			return r, strictyaml.Errorf(v, "%s: fail: a failing rule cannot also say or call", where)
 		}
 	}
 	if v := m["calls"]; v != nil {
@@ -203,14 +204,14 @@ func parseRule(n *yaml.Node, num int, defDelay time.Duration, defPieces int) (sc
 		}
 	}
 	if m["say"] == nil && m["calls"] == nil && m["fail"] == nil {
-		return r, fmt.Errorf("%s (line %d): says nothing: give it say, calls or fail", where, n.Line)
+		return r, strictyaml.Errorf(n, "%s: says nothing: give it say, calls or fail", where)
 	}
 	return r, nil
 }
 
 func parseCalls(v *yaml.Node, when *regexp.Regexp, where string) ([]scriptCall, error) {
 	if v.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("%s: calls (line %d): want a list of calls, each with a name and args", where, v.Line)
+		return nil, strictyaml.Errorf(v, "%s: calls: want a list of calls, each with a name and args", where)
 	}
 	var calls []scriptCall
 	for i, cn := range v.Content {
@@ -221,20 +222,20 @@ func parseCalls(v *yaml.Node, when *regexp.Regexp, where string) ([]scriptCall, 
 		}
 		var c scriptCall
 		if m["name"] == nil {
-			return nil, fmt.Errorf("%s (line %d): no name: say which tool to call", cwhere, cn.Line)
+			return nil, strictyaml.Errorf(cn, "%s: no name: say which tool to call", cwhere)
 		}
 		if c.name, err = scalar(m["name"], cwhere, "name"); err != nil {
 			return nil, err
 		}
 		if c.name == "" {
-			return nil, fmt.Errorf("%s: name (line %d): empty", cwhere, m["name"].Line)
+			return nil, strictyaml.Errorf(m["name"], "%s: name: empty", cwhere)
 		}
 		if an := m["args"]; an != nil {
 			if m["rawArgs"] != nil {
-				return nil, fmt.Errorf("%s (line %d): give args or rawArgs, not both", cwhere, cn.Line)
+				return nil, strictyaml.Errorf(cn, "%s: give args or rawArgs, not both", cwhere)
 			}
 			if an.Kind != yaml.MappingNode {
-				return nil, fmt.Errorf("%s: args (line %d): want a map of argument names to values", cwhere, an.Line)
+				return nil, strictyaml.Errorf(an, "%s: args: want a map of argument names to values", cwhere)
 			}
 			if c.args, err = argOf(an, when, cwhere+": args"); err != nil {
 				return nil, err
@@ -247,7 +248,7 @@ func parseCalls(v *yaml.Node, when *regexp.Regexp, where string) ([]scriptCall, 
 				return nil, err
 			}
 			c.hasRaw = true
-			if err := checkTemplate(c.raw, when, cwhere, "rawArgs", rn.Line); err != nil {
+			if err := checkTemplate(c.raw, when, cwhere, "rawArgs", rn); err != nil {
 				return nil, err
 			}
 		}
@@ -258,14 +259,13 @@ func parseCalls(v *yaml.Node, when *regexp.Regexp, where string) ([]scriptCall, 
 
 // argOf converts a YAML value of a call's args, checking its templates.
 func argOf(n *yaml.Node, when *regexp.Regexp, where string) (argValue, error) {
-	line := n.Line
 	switch n.Kind {
 	case yaml.MappingNode:
 		v := argValue{kind: argMap}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
 			if k.Kind != yaml.ScalarNode {
-				return v, fmt.Errorf("%s (line %d): a key must be a plain word or string", where, k.Line)
+				return v, strictyaml.Errorf(k, "%s: a key must be a plain word or string", where)
 			}
 			item, err := argOf(n.Content[i+1], when, where+"."+k.Value)
 			if err != nil {
@@ -292,39 +292,38 @@ func argOf(n *yaml.Node, when *regexp.Regexp, where string) (argValue, error) {
 		case "!!bool":
 			var b bool
 			if err := n.Decode(&b); err != nil {
-				return argValue{}, fmt.Errorf("%s (line %d): %v", where, line, err)
+				return argValue{}, strictyaml.Errorf(n, "%s: %v", where, err)
 			}
 			return argValue{kind: argLiteral, text: strconv.FormatBool(b)}, nil
 		case "!!int":
 			var i int64
 			if err := n.Decode(&i); err != nil {
-				return argValue{}, fmt.Errorf("%s (line %d): number out of range", where, line)
+				return argValue{}, strictyaml.Errorf(n, "%s: number out of range", where)
 			}
 			return argValue{kind: argLiteral, text: strconv.FormatInt(i, 10)}, nil
 		case "!!float":
 			var f float64
 			if err := n.Decode(&f); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-				return argValue{}, fmt.Errorf("%s (line %d): %s is not a number JSON can hold", where, line, n.Value)
+				return argValue{}, strictyaml.Errorf(n, "%s: %s is not a number JSON can hold", where, n.Value)
 			}
 			return argValue{kind: argLiteral, text: strconv.FormatFloat(f, 'g', -1, 64)}, nil
 		}
-		if err := checkTemplate(n.Value, when, where, "", line); err != nil {
+		if err := checkTemplate(n.Value, when, where, "", n); err != nil {
 			return argValue{}, err
 		}
 		return argValue{kind: argString, text: n.Value}, nil
 	}
-	return argValue{}, fmt.Errorf("%s (line %d): unsupported YAML value", where, line)
+	return argValue{}, strictyaml.Errorf(n, "%s: unsupported YAML value", where)
 }
 
 // mapping checks that n is a map whose keys are all in allowed, and
 // returns its values by key (strictyaml.Parse saw that each is given once).
 func mapping(n *yaml.Node, where string, allowed ...string) (map[string]*yaml.Node, error) {
-	line := n.Line
 	if n.Kind != yaml.MappingNode {
 		if where == "" {
-			return nil, fmt.Errorf("line %d: want a map with rules:", line)
+			return nil, strictyaml.Errorf(n, "want a map with rules:")
 		}
-		return nil, fmt.Errorf("%s (line %d): want a map of keys, e.g. when: and say:", where, line)
+		return nil, strictyaml.Errorf(n, "%s: want a map of keys, e.g. when: and say:", where)
 	}
 	prefix := ""
 	if where != "" {
@@ -334,7 +333,7 @@ func mapping(n *yaml.Node, where string, allowed ...string) (map[string]*yaml.No
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		if !slices.Contains(allowed, k.Value) {
-			return nil, fmt.Errorf("%sunknown key %q (line %d); known: %s", prefix, k.Value, k.Line, strings.Join(allowed, ", "))
+			return nil, strictyaml.At(k, fmt.Errorf("%s%w", prefix, strictyaml.UnknownKey(k, allowed)))
 		}
 		m[k.Value] = n.Content[i+1]
 	}
@@ -343,9 +342,8 @@ func mapping(n *yaml.Node, where string, allowed ...string) (map[string]*yaml.No
 
 // scalar returns the text of a scalar; null is "".
 func scalar(n *yaml.Node, where, key string) (string, error) {
-	line := n.Line
 	if n.Kind != yaml.ScalarNode {
-		return "", fmt.Errorf("%s: %s (line %d): want text, not a list or map", where, key, line)
+		return "", strictyaml.Errorf(n, "%s: %s: want text, not a list or map", where, key)
 	}
 	if n.ShortTag() == "!!null" {
 		return "", nil
@@ -365,7 +363,7 @@ func durationAt(m map[string]*yaml.Node, where, key string) (time.Duration, erro
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
-		return 0, fmt.Errorf("%s: %s (line %d): %q is not a duration: want e.g. 20ms or 1.5s", orTop(where), key, n.Line, s)
+		return 0, strictyaml.Errorf(n, "%s: %s: %q is not a duration: want e.g. 20ms or 1.5s", orTop(where), key, s)
 	}
 	return d, nil
 }
@@ -382,7 +380,7 @@ func countAt(m map[string]*yaml.Node, where, key string) (int, error) {
 	}
 	c, err := strconv.Atoi(s)
 	if err != nil || c < 1 {
-		return 0, fmt.Errorf("%s: %s (line %d): %q: want a whole number of at least 1", orTop(where), key, n.Line, s)
+		return 0, strictyaml.Errorf(n, "%s: %s: %q: want a whole number of at least 1", orTop(where), key, s)
 	}
 	return c, nil
 }
@@ -395,7 +393,7 @@ func orTop(where string) string {
 }
 
 // checkTemplate checks that every placeholder in s is one a rule can fill.
-func checkTemplate(s string, when *regexp.Regexp, where, key string, line int) error {
+func checkTemplate(s string, when *regexp.Regexp, where, key string, n *yaml.Node) error {
 	for _, name := range placeholders(s) {
 		switch name {
 		case "question", "questions", "last", "output", "outputs", "system":
@@ -405,13 +403,13 @@ func checkTemplate(s string, when *regexp.Regexp, where, key string, line int) e
 			if when != nil && i <= when.NumSubexp() {
 				continue
 			}
-			return fmt.Errorf("%s: %s (line %d): {{%s}}: the when regexp has no group %d", where, keyOr(key), line, name, i)
+			return strictyaml.Errorf(n, "%s: %s: {{%s}}: the when regexp has no group %d", where, keyOr(key), name, i)
 		}
 		if when != nil && when.SubexpIndex(name) >= 0 {
 			continue
 		}
-		return fmt.Errorf("%s: %s (line %d): unknown placeholder {{%s}}; known: {{question}}, {{questions}}, {{last}}, {{output}}, {{outputs}}, {{system}}, and the when regexp's groups as {{1}} or {{name}}",
-			where, keyOr(key), line, name)
+		return strictyaml.Errorf(n, "%s: %s: unknown placeholder {{%s}} (known: {{question}}, {{questions}}, {{last}}, {{output}}, {{outputs}}, {{system}}, and the when regexp's groups as {{1}} or {{name}})",
+			where, keyOr(key), name)
 	}
 	return nil
 }

@@ -187,34 +187,34 @@ func TestScriptCancel(t *testing.T) {
 
 func TestScriptErrors(t *testing.T) {
 	tests := []struct{ file, want string }{
-		{"syntax.yaml", "line 3, column 10: sequence end token ']' not found"},
-		{"empty.yaml", "the file is empty: it needs rules:"},
-		{"norules.yaml", "no rules: the file needs a rules: list"},
-		{"unknown_top.yaml", `unknown key "rule" (line 1); known: rules, delay, pieces`},
-		{"unknown_rule.yaml", `rule 2: unknown key "sya" (line 4); known: when, role, afterTool, once, summary, say, fail, pieces, delay, calls`},
-		{"twice.yaml", `rules[0]: key "say" is given twice (lines 2 and 3)`},
-		{"two_documents.yaml", "line 3: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them"},
-		{"alias.yaml", "rules[1].say: alias *greeting (line 4): mm's files take no YAML aliases; write the value out"},
-		{"laughs.yaml", "rules[0].calls[0].args.b[0]: alias *a (line 7): mm's files take no YAML aliases; write the value out"},
-		{"rule_text.yaml", "rule 1 (line 2): want a map of keys, e.g. when: and say:"},
-		{"regexp.yaml", "rule 1: when (line 2): error parsing regexp: missing closing ): `(unclosed`"},
-		{"group.yaml", "rule 1: say (line 3): {{2}}: the when regexp has no group 2"},
-		{"placeholder.yaml", "rule 1: say (line 2): unknown placeholder {{answer}}; known: {{question}}, {{questions}}, {{last}}, {{output}}, {{outputs}}, {{system}}, and the when regexp's groups as {{1}} or {{name}}"},
-		{"says_nothing.yaml", "rule 1 (line 2): says nothing: give it say, calls or fail"},
-		{"role.yaml", `rule 1: role (line 2): "human" is not a role: want user or tool (or assistant, system)`},
-		{"delay.yaml", `rule 1: delay (line 2): "fast" is not a duration: want e.g. 20ms or 1.5s`},
-		{"pieces.yaml", `rule 1: pieces (line 3): "0": want a whole number of at least 1`},
-		{"fail_say.yaml", "rule 1: fail (line 2): a failing rule cannot also say or call"},
-		{"call_name.yaml", "rule 1: call 1 (line 3): no name: say which tool to call"},
-		{"call_key.yaml", `rule 1: call 1: unknown key "arguments" (line 4); known: name, args, rawArgs`},
-		{"call_args.yaml", "rule 1: call 1: args (line 4): want a map of argument names to values"},
-		{"args_inf.yaml", "rule 1: call 1: args.n (line 4): .inf is not a number JSON can hold"},
-		{"missing.yaml", "no such file or directory"},
+		{"syntax.yaml", "$F:3:10: sequence end token ']' not found"},
+		{"empty.yaml", "$F: the file is empty: it needs rules:"},
+		{"norules.yaml", "$F: no rules: the file needs a rules: list"},
+		{"unknown_top.yaml", `$F:1: unknown key "rule" (did you mean "rules"?)`},
+		{"unknown_rule.yaml", `$F:4: rule 2: unknown key "sya" (did you mean "say"?)`},
+		{"twice.yaml", `$F:3: rules[0]: key "say" is given twice (first on line 2)`},
+		{"two_documents.yaml", "$F:3: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them"},
+		{"alias.yaml", "$F:4: rules[1].say: alias *greeting: mm's files take no YAML aliases; write the value out"},
+		{"laughs.yaml", "$F:7: rules[0].calls[0].args.b[0]: alias *a: mm's files take no YAML aliases; write the value out"},
+		{"rule_text.yaml", "$F:2: rule 1: want a map of keys, e.g. when: and say:"},
+		{"regexp.yaml", "$F:2: rule 1: when: error parsing regexp: missing closing ): `(unclosed`"},
+		{"group.yaml", "$F:3: rule 1: say: {{2}}: the when regexp has no group 2"},
+		{"placeholder.yaml", "$F:2: rule 1: say: unknown placeholder {{answer}} (known: {{question}}, {{questions}}, {{last}}, {{output}}, {{outputs}}, {{system}}, and the when regexp's groups as {{1}} or {{name}})"},
+		{"says_nothing.yaml", "$F:2: rule 1: says nothing: give it say, calls or fail"},
+		{"role.yaml", `$F:2: rule 1: role: "human" is not a role: want user or tool (or assistant, system)`},
+		{"delay.yaml", `$F:2: rule 1: delay: "fast" is not a duration: want e.g. 20ms or 1.5s`},
+		{"pieces.yaml", `$F:3: rule 1: pieces: "0": want a whole number of at least 1`},
+		{"fail_say.yaml", "$F:2: rule 1: fail: a failing rule cannot also say or call"},
+		{"call_name.yaml", "$F:3: rule 1: call 1: no name: say which tool to call"},
+		{"call_key.yaml", `$F:4: rule 1: call 1: unknown key "arguments" (known: name, args, rawArgs)`},
+		{"call_args.yaml", "$F:4: rule 1: call 1: args: want a map of argument names to values"},
+		{"args_inf.yaml", "$F:4: rule 1: call 1: args.n: .inf is not a number JSON can hold"},
+		{"missing.yaml", "$F: cannot read: no such file or directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			_, err := New("script/bad/"+tt.file, Options{ConfigDir: "testdata/script"})
-			want := "script " + filepath.Join("testdata/script/bad", tt.file) + ": " + tt.want
+			want := strings.ReplaceAll(tt.want, "$F", filepath.Join("testdata/script/bad", tt.file))
 			if err == nil || err.Error() != want {
 				t.Errorf("got  %v\nwant %s", err, want)
 			}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mm-agent/mm/internal/strictyaml"
 )
 
 // AgentKind says how an asked agent is reached.
@@ -100,7 +102,7 @@ func (c *Config) parseAgent(v *yaml.Node) (Agent, error) {
 		return Agent{Kind: AgentFile, Config: c.abs(p)}, nil
 	}
 	if v.Kind != yaml.MappingNode {
-		return Agent{}, fmt.Errorf("want the path of the agent's configuration file, or a map with command:, ssh: or a2a: (line %d)", v.Line)
+		return Agent{}, strictyaml.Errorf(v, "want the path of the agent's configuration file, or a map with command:, ssh: or a2a:")
 	}
 	has := map[string]bool{}
 	for i := 0; i < len(v.Content); i += 2 {
@@ -120,13 +122,14 @@ func (c *Config) parseAgent(v *yaml.Node) (Agent, error) {
 	case has["ssh"]:
 		a.Kind, known = AgentSSH, sshAgentKeys
 	default:
-		return Agent{}, fmt.Errorf("give command: (an ACP agent to start), ssh: (an mm on another host) or a2a: (an agent served over A2A) (line %d)", v.Line)
+		return Agent{}, strictyaml.Errorf(v, "give command: (an ACP agent to start), ssh: (an mm on another host) or a2a: (an agent served over A2A)")
 	}
 	if err := checkKeys(v, known...); err != nil {
 		return Agent{}, err
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		key, val := v.Content[i].Value, v.Content[i+1]
+		keyNode, val := v.Content[i], v.Content[i+1]
+		key := keyNode.Value
 		var err error
 		switch key {
 		case "command":
@@ -159,7 +162,7 @@ func (c *Config) parseAgent(v *yaml.Node) (Agent, error) {
 			err = decodeScalar(val, &a.SSHArgs, "a list of ssh's arguments, like [-p, \"2222\"]")
 		}
 		if err != nil {
-			return Agent{}, fmt.Errorf("%s: %w", key, err)
+			return Agent{}, strictyaml.At(keyNode, fmt.Errorf("%s: %w", key, err))
 		}
 	}
 	if a.Kind == AgentSSH && a.Config == "" {
@@ -172,7 +175,7 @@ func (c *Config) parseAgent(v *yaml.Node) (Agent, error) {
 func (c *Config) parseCommand(n *yaml.Node) ([]string, error) {
 	var words []string
 	if n.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("want a list of words like [gemini, --experimental-acp], not %s (line %d)", nodeWhat(n), n.Line)
+		return nil, strictyaml.Errorf(n, "want a list of words like [gemini, --experimental-acp], not %s", nodeWhat(n))
 	}
 	if err := decodeScalar(n, &words, "a list of words like [gemini, --experimental-acp]"); err != nil {
 		return nil, err
@@ -200,7 +203,7 @@ func decodeURL(n *yaml.Node) (string, error) {
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("%q is not an http:// or https:// URL with a host, like http://host:port/ (line %d)", s, n.Line)
+		return "", strictyaml.Errorf(n, "%q is not an http:// or https:// URL with a host, like http://host:port/", s)
 	}
 	return s, nil
 }
@@ -208,7 +211,7 @@ func decodeURL(n *yaml.Node) (string, error) {
 // decodeNonEmpty decodes a string that must not be blank.
 func decodeNonEmpty(n *yaml.Node, v *string, want string) error {
 	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		return fmt.Errorf("want %s, not %s (line %d)", want, nodeWhat(n), n.Line)
+		return strictyaml.Errorf(n, "want %s, not %s", want, nodeWhat(n))
 	}
 	if err := decodeScalar(n, v, want); err != nil {
 		return err

@@ -70,9 +70,9 @@ tools:
 		}
 	}
 	for bad, want := range map[string]string{
-		`"object"}`: `agent.yaml: structuredOutput: $DIR/s.json: not a valid JSON Schema: no "object"}`,
-		`"text"`:    `agent.yaml: tools[1]: wc: inputSchema: not a valid JSON Schema: no "text"`,
-		`{}`:        `agent.yaml: tools[2]: hello: inputSchema: not a valid JSON Schema: no {}`,
+		`"object"}`: `agent.yaml:2: structuredOutput: $DIR/s.json: not a valid JSON Schema: no "object"}`,
+		`"text"`:    `agent.yaml:5: tools[1]: wc: inputSchema: not a valid JSON Schema: no "text"`,
+		`{}`:        `agent.yaml:6: tools[2]: hello: inputSchema: not a valid JSON Schema: no {}`,
 	} {
 		c, _, dir := loadIn(t, files)
 		err := c.CompileSchemas(refuse(bad))
@@ -93,7 +93,7 @@ func TestWalkCompiles(t *testing.T) {
 	ok := Walk("agent.yaml", dir, noenv, refuse, func(p string, c *Config, err error) {
 		seen = append(seen, p+" "+errText(err))
 	})
-	want := "agent.yaml agent.yaml: structuredOutput: " + dir + "/s.json: not a valid JSON Schema: no"
+	want := "agent.yaml agent.yaml:1: structuredOutput: " + dir + "/s.json: not a valid JSON Schema: no"
 	if ok || strings.Join(seen, "\n") != want {
 		t.Errorf("Walk = %v, visited\n%s\nwant\n%s", ok, strings.Join(seen, "\n"), want)
 	}

@@ -49,9 +49,12 @@ type Config struct {
 	// WasmTools are the tools: entries that define a tool mm runs in the
 	// wasm sandbox, in the order written.
 	WasmTools []tools.WasmDef
-	// wasmToolAt is each wasm tool's index in the tools: list, for the
-	// message of a schema that does not compile.
-	wasmToolAt []int
+	// wasmToolAt is each wasm tool's index in the tools: list, and
+	// wasmToolLine the line of its schema (of its entry without one), for
+	// the message of a schema that does not compile; structuredOutputLine
+	// is the structuredOutput key's.
+	wasmToolAt, wasmToolLine []int
+	structuredOutputLine     int
 	// StructuredOutput is the schema the agent's final answer is JSON
 	// valid against; nil for an agent that answers in prose.
 	StructuredOutput *OutputSchema

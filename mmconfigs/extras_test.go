@@ -33,33 +33,33 @@ func TestWasmToolErrors(t *testing.T) {
 		name, body, want string
 	}{
 		{"built-in name", "tools:\n  - {name: bash, description: d, wasm: t.wasm}\n",
-			`agent.yaml: tools[0]: name "bash" is a built-in tool's: give the wasm tool another name`},
+			`agent.yaml:2: tools[0]: name "bash" is a built-in tool's: give the wasm tool another name`},
 		{"ask_agent name", "tools:\n  - bash\n  - {name: ask_agent, description: d, wasm: t.wasm}\n",
-			`agent.yaml: tools[1]: name "ask_agent" is a built-in tool's: give the wasm tool another name`},
+			`agent.yaml:3: tools[1]: name "ask_agent" is a built-in tool's: give the wasm tool another name`},
 		{"twice", "tools:\n  - {name: wc, description: d, wasm: t.wasm}\n  - {name: wc, description: e, wasm: t.wasm}\n",
-			`agent.yaml: tools[1]: name "wc" is given to two wasm tools: give each its own`},
+			`agent.yaml:3: tools[1]: name "wc" is given to two wasm tools: give each its own`},
 		{"bad name", "tools:\n  - {name: \"word count\", description: d, wasm: t.wasm}\n",
-			`agent.yaml: tools[0]: name "word count": want 1 to 64 letters, digits, _ or - (the model calls the tool by it)`},
+			`agent.yaml:2: tools[0]: name "word count": want 1 to 64 letters, digits, _ or - (the model calls the tool by it)`},
 		{"no name", "tools:\n  - {description: d, wasm: t.wasm}\n",
-			`agent.yaml: tools[0]: name "": want 1 to 64 letters, digits, _ or - (the model calls the tool by it)`},
+			`agent.yaml:2: tools[0]: name "": want 1 to 64 letters, digits, _ or - (the model calls the tool by it)`},
 		{"no description", "tools:\n  - {name: wc, wasm: t.wasm}\n",
-			`agent.yaml: tools[0]: wc: description must not be empty: the model reads it to know when to call the tool`},
+			`agent.yaml:2: tools[0]: wc: description must not be empty: the model reads it to know when to call the tool`},
 		{"no wasm", "tools:\n  - {name: wc, description: d}\n",
-			`agent.yaml: tools[0]: wc: wasm must name the tool's module`},
+			`agent.yaml:2: tools[0]: wc: wasm must name the tool's module`},
 		{"missing module", "tools:\n  - {name: wc, description: d, wasm: gone.wasm}\n",
-			`agent.yaml: tools[0]: wc: wasm: no module at $DIR/gone.wasm`},
+			`agent.yaml:2: tools[0]: wc: wasm: no module at $DIR/gone.wasm`},
 		{"unknown key", "tools:\n  - {name: wc, description: d, wasm: t.wasm, mounts: [x]}\n",
-			`agent.yaml: tools[0]: line 2: unknown key "mounts" (known: name, description, inputSchema, wasm, read, write, timeout)`},
+			`agent.yaml:2: tools[0]: unknown key "mounts" (known: name, description, inputSchema, wasm, read, write, timeout)`},
 		{"folder above", "tools:\n  - {name: wc, description: d, wasm: t.wasm, read: [../x]}\n",
-			`agent.yaml: tools[0]: wc: folder "../x" must be a folder inside the working directory, not it or above it`},
+			`agent.yaml:2: tools[0]: wc: folder "../x" must be a folder inside the working directory, not it or above it`},
 		{"timeout", "tools:\n  - {name: wc, description: d, wasm: t.wasm, timeout: soon}\n",
-			`agent.yaml: tools[0]: wc: timeout: "soon" is not a duration (write it like 5s or 1m)`},
+			`agent.yaml:2: tools[0]: wc: timeout: "soon" is not a duration (write it like 5s or 1m)`},
 		{"schema not a map", "tools:\n  - {name: wc, description: d, wasm: t.wasm, inputSchema: [a]}\n",
-			`agent.yaml: tools[0]: wc: inputSchema: want a map (a JSON Schema written in YAML), not a list (line 2)`},
+			`agent.yaml:2: tools[0]: wc: inputSchema: want a map (a JSON Schema written in YAML), not a list`},
 		{"schema bad type", "tools:\n  - name: wc\n    description: d\n    wasm: t.wasm\n    inputSchema: {type: object, properties: {text: {type: text}}}\n",
-			`agent.yaml: tools[0]: wc: inputSchema: not a valid JSON Schema: properties/text/type: "text" is not a type (want one of array, boolean, integer, null, number, object, string)`},
-		{"list of numbers", "tools: [3]\n", `agent.yaml: tools: unknown tool "3" (want some of bash, read_file, write_file, edit_file, ask_agent, load_skill, or a map defining a wasm tool)`},
-		{"not a list", "tools: bash\n", `agent.yaml: tools: want a list of tool names and wasm tools, not "bash" (line 1)`},
+			`agent.yaml:5: tools[0]: wc: inputSchema: not a valid JSON Schema: properties/text/type: "text" is not a type (want one of array, boolean, integer, null, number, object, string)`},
+		{"list of numbers", "tools: [3]\n", `agent.yaml:1: tools: unknown tool "3" (want some of bash, read_file, write_file, edit_file, ask_agent, load_skill, or a map defining a wasm tool)`},
+		{"not a list", "tools: bash\n", `agent.yaml:1: tools: want a list of tool names and wasm tools, not "bash"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -129,12 +129,12 @@ func TestStructuredOutputErrors(t *testing.T) {
 	tests := []struct {
 		name, schema, want string
 	}{
-		{"not JSON", `{"type": "object",}`, `agent.yaml: structuredOutput: $DIR/s.json: not valid JSON: invalid character '}' looking for beginning of object key string`},
-		{"two values", `{} {}`, `agent.yaml: structuredOutput: $DIR/s.json: not valid JSON: more than one value`},
-		{"not a schema", `[1, 2]`, `agent.yaml: structuredOutput: $DIR/s.json: not a valid JSON Schema: the schema: a schema is an object (or true or false), not a list`},
-		{"bad type", `{"type": "strnig"}`, `agent.yaml: structuredOutput: $DIR/s.json: not a valid JSON Schema: type: "strnig" is not a type (want one of array, boolean, integer, null, number, object, string)`},
-		{"required", `{"type": "object", "required": "city"}`, `agent.yaml: structuredOutput: $DIR/s.json: not a valid JSON Schema: required: want a list of property names`},
-		{"properties", `{"properties": {"a": 3}}`, `agent.yaml: structuredOutput: $DIR/s.json: not a valid JSON Schema: properties/a: a schema is an object (or true or false), not a number`},
+		{"not JSON", `{"type": "object",}`, `agent.yaml:1: structuredOutput: $DIR/s.json: not valid JSON: invalid character '}' looking for beginning of object key string`},
+		{"two values", `{} {}`, `agent.yaml:1: structuredOutput: $DIR/s.json: not valid JSON: more than one value`},
+		{"not a schema", `[1, 2]`, `agent.yaml:1: structuredOutput: $DIR/s.json: not a valid JSON Schema: the schema: a schema is an object (or true or false), not a list`},
+		{"bad type", `{"type": "strnig"}`, `agent.yaml:1: structuredOutput: $DIR/s.json: not a valid JSON Schema: type: "strnig" is not a type (want one of array, boolean, integer, null, number, object, string)`},
+		{"required", `{"type": "object", "required": "city"}`, `agent.yaml:1: structuredOutput: $DIR/s.json: not a valid JSON Schema: required: want a list of property names`},
+		{"properties", `{"properties": {"a": 3}}`, `agent.yaml:1: structuredOutput: $DIR/s.json: not a valid JSON Schema: properties/a: a schema is an object (or true or false), not a number`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,7 +146,7 @@ func TestStructuredOutputErrors(t *testing.T) {
 		})
 	}
 	_, err, dir := loadIn(t, map[string]string{"agent.yaml": "structuredOutput: gone.json\n"})
-	if want := "agent.yaml: structuredOutput: cannot read " + dir + "/gone.json: no such file or directory"; err == nil || err.Error() != want {
+	if want := "agent.yaml:1: structuredOutput: cannot read " + dir + "/gone.json: no such file or directory"; err == nil || err.Error() != want {
 		t.Errorf("missing file\n got: %v\nwant: %s", err, want)
 	}
 }

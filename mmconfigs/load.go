@@ -17,13 +17,49 @@ import (
 )
 
 // Error is a configuration that cannot be used. Its text is
-// "<path>: <message>"; front ends print it as "[config error: <text>]".
+// "<path>:<line>: <message>", the position in a compiler's place so that
+// the message stays whole ("agent.yaml:8: hooks.preGeneration[0]: unknown
+// key "matcherr" (did you mean "matcher"?)"), "<path>:<line>:<column>: …"
+// for a syntax error, "<path>: <message>" when no line is known; front ends
+// print it as "[config error: <text>]" (Report).
 type Error struct {
-	Path string
-	Msg  string
+	// Path is the file the line is in: the configuration as named, or
+	// another file it led mm to read (a script model's).
+	Path         string
+	Line, Column int // from 1; 0: not known
+	Msg          string
 }
 
-func (e *Error) Error() string { return e.Path + ": " + e.Msg }
+func (e *Error) Error() string {
+	s := e.Path
+	switch {
+	case e.Line > 0 && e.Column > 0:
+		s += fmt.Sprintf(":%d:%d", e.Line, e.Column)
+	case e.Line > 0:
+		s += fmt.Sprintf(":%d", e.Line)
+	}
+	return s + ": " + e.Msg
+}
+
+// Report is the line every front end shows: "[config error: <text>]".
+func (e *Error) Report() string { return "[config error: " + e.Error() + "]" }
+
+// NewError is the config error err of the file at path: at err's position
+// when it has one (a *strictyaml.PosError), and in the file err names
+// itself when it is a *strictyaml.FileError (a script model's): show says
+// how that file is named (mm names the configuration as it was given).
+func NewError(path string, err error, show func(string) string) *Error {
+	var ce *Error
+	if errors.As(err, &ce) {
+		return ce
+	}
+	var fe *strictyaml.FileError
+	if errors.As(err, &fe) {
+		path, err = show(fe.Path), fe.Err
+	}
+	line, col := strictyaml.Position(err)
+	return &Error{Path: path, Line: line, Column: col, Msg: err.Error()}
+}
 
 // Find says which configuration file to use: the --config flag, else
 // $MM_CONFIG, else ./agent.yaml when it exists, else "" (the defaults).
@@ -62,7 +98,7 @@ func Load(path, cwd string, getenv func(string) string) (*Config, error) {
 	c := Default(filepath.Dir(abs), getenv)
 	c.Path, c.Abs = path, abs
 	if err := c.parse(data); err != nil {
-		return nil, &Error{Path: path, Msg: err.Error()}
+		return nil, NewError(path, err, nil)
 	}
 	return c, nil
 }
@@ -85,7 +121,7 @@ func (c *Config) parse(data []byte) error {
 		return nil // an empty file: all defaults
 	}
 	if root.Kind != yaml.MappingNode {
-		return errors.New("must be a map of keys (model:, hooks:, …)")
+		return strictyaml.Errorf(root, "must be a map of keys (model:, hooks:, …)")
 	}
 	var system, systemFile string
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -110,12 +146,13 @@ func (c *Config) parse(data []byte) error {
 		case "persist":
 			err = decodeScalar(val, &c.Persist, "true or false")
 		case "tools":
-			// Each entry reports its own position ("tools[2]: …").
+			// Each entry reports its own place ("tools[2]: …").
 			if err := c.parseTools(val); err != nil {
-				return err
+				return strictyaml.At(keyNode, err)
 			}
 		case "structuredOutput":
 			err = c.parseStructuredOutput(val)
+			c.structuredOutputLine = keyNode.Line
 		case "mcpServers":
 			err = c.parseMCPServers(val)
 		case "mmConfigs":
@@ -141,30 +178,41 @@ func (c *Config) parse(data []byte) error {
 		case "hooks":
 			err = c.Hooks.UnmarshalYAML(val)
 			if err == nil {
-				// Hooks report their own position ("hooks.preToolCall[0]: …").
+				// Hooks report their own place ("hooks.preToolCall[0]: …").
 				if err := c.Hooks.Resolve(c.Dir); err != nil {
-					return err
+					return strictyaml.At(keyNode, err)
 				}
 			}
 		default:
 			return strictyaml.UnknownKey(keyNode, topKeys)
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", key, err)
+			// An error without a line of its own is at its key's.
+			return strictyaml.At(keyNode, fmt.Errorf("%s: %w", key, err))
 		}
 	}
 	switch {
 	case system != "" && systemFile != "":
-		return errors.New("system and systemFile: give one or the other, not both")
+		return strictyaml.At(keyOf(root, "systemFile"), errors.New("system and systemFile: give one or the other, not both"))
 	case system != "":
 		c.System = system
 	case systemFile != "":
 		p := c.abs(systemFile)
 		b, err := regularfile.ReadFile(p, maxSystemFileBytes, "a systemFile")
 		if err != nil {
-			return fmt.Errorf("systemFile: cannot read %s: %v", p, unwrapPath(err))
+			return strictyaml.At(keyOf(root, "systemFile"), fmt.Errorf("systemFile: cannot read %s: %v", p, unwrapPath(err)))
 		}
 		c.System = string(b)
+	}
+	return nil
+}
+
+// keyOf is the key node named key of the map n, or nil.
+func keyOf(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
 	}
 	return nil
 }
@@ -275,12 +323,12 @@ func eachEntry(n *yaml.Node, f func(name string, v *yaml.Node) error) error {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		return errors.New("must be a map of names to entries")
+		return strictyaml.Errorf(n, "must be a map of names to entries")
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		name := n.Content[i].Value
 		if err := f(name, n.Content[i+1]); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return strictyaml.At(n.Content[i], fmt.Errorf("%s: %w", name, err))
 		}
 	}
 	return nil
@@ -308,7 +356,7 @@ func decodeScalar(n *yaml.Node, v any, want string) error {
 		} else {
 			got = fmt.Sprintf("%q", got)
 		}
-		return fmt.Errorf("want %s, not %s (line %d)", want, got, n.Line)
+		return strictyaml.Errorf(n, "want %s, not %s", want, got)
 	}
 	return nil
 }
@@ -318,13 +366,13 @@ func decodeScalar(n *yaml.Node, v any, want string) error {
 func decodeInt(n *yaml.Node, floor int) (int, error) {
 	var v int
 	if n.Kind == yaml.ScalarNode && n.ShortTag() != "!!int" {
-		return 0, fmt.Errorf("want a whole number, not %q (line %d)", n.Value, n.Line)
+		return 0, strictyaml.Errorf(n, "want a whole number, not %q", n.Value)
 	}
 	if err := decodeScalar(n, &v, "a whole number"); err != nil {
 		return 0, err
 	}
 	if v < floor {
-		return 0, fmt.Errorf("must be >= %d", floor)
+		return 0, strictyaml.Errorf(n, "must be >= %d", floor)
 	}
 	return v, nil
 }
@@ -333,13 +381,13 @@ func decodeInt(n *yaml.Node, floor int) (int, error) {
 func decodeFraction(n *yaml.Node, lo, hi float64) (float64, error) {
 	var v float64
 	if n.Kind == yaml.ScalarNode && n.ShortTag() != "!!float" && n.ShortTag() != "!!int" {
-		return 0, fmt.Errorf("want a number from %g to %g, like 0.8, not %q (line %d)", lo, hi, n.Value, n.Line)
+		return 0, strictyaml.Errorf(n, "want a number from %g to %g, like 0.8, not %q", lo, hi, n.Value)
 	}
 	if err := decodeScalar(n, &v, "a number"); err != nil {
 		return 0, err
 	}
 	if v < lo || v > hi {
-		return 0, fmt.Errorf("want a number from %g to %g, like 0.8, not %v (line %d)", lo, hi, v, n.Line)
+		return 0, strictyaml.Errorf(n, "want a number from %g to %g, like 0.8, not %v", lo, hi, v)
 	}
 	return v, nil
 }
@@ -351,7 +399,7 @@ func decodeDuration(n *yaml.Node) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("want a positive duration like 90s or 10m, not %q (line %d)", s, n.Line)
+		return 0, strictyaml.Errorf(n, "want a positive duration like 90s or 10m, not %q", s)
 	}
 	return d, nil
 }

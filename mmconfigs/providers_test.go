@@ -25,17 +25,17 @@ func TestProviderIdleTimeout(t *testing.T) {
 		{
 			name:    "not a duration",
 			body:    "providers:\n  ollama:\n    idleTimeout: 5\n",
-			wantErr: `agent.yaml: providers: ollama: idleTimeout: want a positive duration like 90s or 10m, not "5" (line 3)`,
+			wantErr: `agent.yaml:3: providers: ollama: idleTimeout: want a positive duration like 90s or 10m, not "5"`,
 		},
 		{
 			name:    "zero",
 			body:    "providers:\n  ollama: {idleTimeout: 0s}\n",
-			wantErr: `agent.yaml: providers: ollama: idleTimeout: want a positive duration like 90s or 10m, not "0s" (line 2)`,
+			wantErr: `agent.yaml:2: providers: ollama: idleTimeout: want a positive duration like 90s or 10m, not "0s"`,
 		},
 		{
 			name:    "a list",
 			body:    "providers:\n  ollama: {idleTimeout: [5m]}\n",
-			wantErr: `agent.yaml: providers: ollama: idleTimeout: want a duration like 90s or 10m, not a list (line 2)`,
+			wantErr: `agent.yaml:2: providers: ollama: idleTimeout: want a duration like 90s or 10m, not a list`,
 		},
 	}
 	for _, tt := range tests {

@@ -2,7 +2,6 @@ package mmconfigs
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/mm-agent/mm/hooks"
+	"github.com/mm-agent/mm/internal/strictyaml"
 	"github.com/mm-agent/mm/tools"
 )
 
@@ -32,7 +32,7 @@ func (c *Config) parseTools(n *yaml.Node) error {
 		var names []string
 		err := decodeScalar(n, &names, "a list of tool names and wasm tools")
 		if err == nil {
-			err = fmt.Errorf("want a list of tool names and wasm tools (line %d)", n.Line)
+			err = strictyaml.Errorf(n, "want a list of tool names and wasm tools")
 		}
 		return fmt.Errorf("tools: %w", err)
 	}
@@ -41,10 +41,15 @@ func (c *Config) parseTools(n *yaml.Node) error {
 		if item.Kind == yaml.MappingNode {
 			def, err := c.parseWasmTool(item)
 			if err != nil {
-				return fmt.Errorf("tools[%d]: %w", i, err)
+				return strictyaml.At(item, fmt.Errorf("tools[%d]: %w", i, err))
 			}
 			c.WasmTools = append(c.WasmTools, def)
 			c.wasmToolAt = append(c.wasmToolAt, i)
+			line := item.Line
+			if k := keyOf(item, "inputSchema"); k != nil {
+				line = k.Line
+			}
+			c.wasmToolLine = append(c.wasmToolLine, line)
 			continue
 		}
 		var t string
@@ -52,7 +57,7 @@ func (c *Config) parseTools(n *yaml.Node) error {
 			return fmt.Errorf("tools[%d]: %w", i, err)
 		}
 		if !slices.Contains(toolNames, t) {
-			return fmt.Errorf("tools: unknown tool %q (want some of %s, or a map defining a wasm tool)", t, strings.Join(toolNames, ", "))
+			return strictyaml.Errorf(item, "tools: unknown tool %q (want some of %s, or a map defining a wasm tool)", t, strings.Join(toolNames, ", "))
 		}
 		c.Tools = append(c.Tools, t)
 	}
@@ -73,11 +78,15 @@ func (c *Config) parseWasmTool(n *yaml.Node) (tools.WasmDef, error) {
 		Timeout     string   `yaml:"timeout"`
 	}
 	var schemaNode *yaml.Node
+	// keys are the entry's key nodes: each error is at its key's line.
+	keys := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
+		keys[n.Content[i].Value] = n.Content[i]
 		if n.Content[i].Value == "inputSchema" {
 			schemaNode = n.Content[i+1]
 		}
 	}
+	at := func(key string, err error) error { return strictyaml.At(keys[key], err) }
 	plain := *n
 	plain.Content = nil
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -86,43 +95,43 @@ func (c *Config) parseWasmTool(n *yaml.Node) (tools.WasmDef, error) {
 		}
 	}
 	if err := plain.Decode(&raw); err != nil {
-		return tools.WasmDef{}, errors.New(strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  "))
+		return tools.WasmDef{}, strictyaml.DecodeError(err)
 	}
 	def := tools.WasmDef{Name: raw.Name, Description: strings.TrimSpace(raw.Description)}
 	switch {
 	case !validToolName(raw.Name):
-		return def, fmt.Errorf("name %q: want 1 to 64 letters, digits, _ or - (the model calls the tool by it)", raw.Name)
+		return def, at("name", fmt.Errorf("name %q: want 1 to 64 letters, digits, _ or - (the model calls the tool by it)", raw.Name))
 	case slices.Contains(toolNames, raw.Name):
-		return def, fmt.Errorf("name %q is a built-in tool's: give the wasm tool another name", raw.Name)
+		return def, at("name", fmt.Errorf("name %q is a built-in tool's: give the wasm tool another name", raw.Name))
 	case def.Description == "":
-		return def, fmt.Errorf("%s: description must not be empty: the model reads it to know when to call the tool", raw.Name)
+		return def, at("description", fmt.Errorf("%s: description must not be empty: the model reads it to know when to call the tool", raw.Name))
 	case strings.TrimSpace(raw.Wasm) == "":
-		return def, fmt.Errorf("%s: wasm must name the tool's module", raw.Name)
+		return def, at("wasm", fmt.Errorf("%s: wasm must name the tool's module", raw.Name))
 	}
 	for _, other := range c.WasmTools {
 		if other.Name == raw.Name {
-			return def, fmt.Errorf("name %q is given to two wasm tools: give each its own", raw.Name)
+			return def, at("name", fmt.Errorf("name %q is given to two wasm tools: give each its own", raw.Name))
 		}
 	}
 	var err error
 	if def.Module, err = hooks.ModulePath(c.Dir, raw.Wasm); err != nil {
-		return def, fmt.Errorf("%s: %w", raw.Name, err)
+		return def, at("wasm", fmt.Errorf("%s: %w", raw.Name, err))
 	}
 	if def.Read, def.Write, err = hooks.Folders(raw.Read, raw.Write); err != nil {
-		return def, fmt.Errorf("%s: %w", raw.Name, err)
+		return def, at(hooks.FoldersKey(raw.Read), fmt.Errorf("%s: %w", raw.Name, err))
 	}
 	if def.Timeout, err = hooks.ParseTimeout(raw.Timeout, tools.DefaultWasmTimeout); err != nil {
-		return def, fmt.Errorf("%s: %w", raw.Name, err)
+		return def, at("timeout", fmt.Errorf("%s: %w", raw.Name, err))
 	}
 	data := []byte(emptyInput)
 	if schemaNode != nil {
 		if data, err = yamlToJSON(schemaNode); err != nil {
-			return def, fmt.Errorf("%s: inputSchema: %w", raw.Name, err)
+			return def, at("inputSchema", fmt.Errorf("%s: inputSchema: %w", raw.Name, err))
 		}
 	}
 	s, err := parseSchema(data)
 	if err != nil {
-		return def, fmt.Errorf("%s: inputSchema: %w", raw.Name, err)
+		return def, at("inputSchema", fmt.Errorf("%s: inputSchema: %w", raw.Name, err))
 	}
 	def.InputSchema = s.JSON // compiled later, into def.Input (CompileSchemas)
 	return def, nil
@@ -131,7 +140,7 @@ func (c *Config) parseWasmTool(n *yaml.Node) (tools.WasmDef, error) {
 // yamlToJSON is a YAML map written as JSON (its keys sorted).
 func yamlToJSON(n *yaml.Node) ([]byte, error) {
 	if n.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("want a map (a JSON Schema written in YAML), not %s (line %d)", nodeKind(n), n.Line)
+		return nil, strictyaml.Errorf(n, "want a map (a JSON Schema written in YAML), not %s", nodeKind(n))
 	}
 	var v any
 	if err := n.Decode(&v); err != nil {

@@ -173,7 +173,8 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			if opts.NoModel {
 				break
 			}
-			return nil, &ConfigError{Path: path, Msg: err.Error()}
+			// A script model's error is in its own file, at its line.
+			return nil, mmconfigs.NewError(path, err, func(p string) string { return mmconfigs.DisplayPath(p, s.cwd) })
 		}
 		s.model = m
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/mm-agent/mm/internal/strictyaml"
 )
 
 // Folder is a folder skills are found in: each of its sub-folders holding a
@@ -120,7 +122,8 @@ func Find(folders []Folder, show func(string) string) (*Set, []string) {
 				problems = append(problems, fmt.Sprintf("skill folder %s has no %s: not a skill (add one, or move the folder out of %s)", show(dir), FileName, show(f.Dir)))
 				continue
 			case err != nil:
-				problems = append(problems, fmt.Sprintf("skill %s: %v", show(filepath.Join(dir, FileName)), err))
+				// At its line, in a compiler's place: "skill a/SKILL.md:3: …".
+				problems = append(problems, "skill "+strictyaml.Located(show(filepath.Join(dir, FileName)), err))
 				continue
 			}
 			if i, dup := set.byName[sk.Name]; dup {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mm-agent/mm/internal/strictyaml"
 )
 
 func write(t *testing.T, dir string, files map[string]string) {
@@ -76,21 +78,21 @@ func TestFind(t *testing.T) {
 func TestFrontMatterErrors(t *testing.T) {
 	long := strings.Repeat("d", MaxDescriptionLen+1)
 	tests := []struct{ name, body, want string }{
-		{"no opening", "# PDF\n", `no front matter: the file must start with a "---" line, then name: and description:, then "---"`},
-		{"no closing", "---\nname: pdf\n", `the front matter has no closing "---" line within the file's first 16 KiB`},
-		{"no name", "---\ndescription: d\n---\n", "front matter: no name: give the skill a name (lowercase letters, digits and hyphens)"},
-		{"bad name", "---\nname: My_Skill\ndescription: d\n---\n", `front matter: name "My_Skill": want lowercase letters, digits and hyphens, at most 64 characters, no hyphen at either end or twice in a row`},
-		{"no description", "---\nname: pdf\n---\n", "front matter: skill pdf has no description: say in one line what it does and when to use it"},
-		{"long description", "---\nname: pdf\ndescription: " + long + "\n---\n", "front matter: skill pdf: description over 1024 characters"},
-		{"name a list", "---\nname: [a]\ndescription: d\n---\n", "front matter: name (line 2): want a string"},
-		{"not yaml", "---\nname: pdf\n  description: : x\n---\n", "front matter: line 3, column 16: found an invalid key for this map"},
-		{"twice", "---\nname: a\nname: b\ndescription: d\n---\n", `front matter: key "name" is given twice (lines 2 and 3)`},
+		{"no opening", "# PDF\n", `SKILL.md: no front matter: the file must start with a "---" line, then name: and description:, then "---"`},
+		{"no closing", "---\nname: pdf\n", `SKILL.md: the front matter has no closing "---" line within the file's first 16 KiB`},
+		{"no name", "---\ndescription: d\n---\n", "SKILL.md: front matter: no name: give the skill a name (lowercase letters, digits and hyphens)"},
+		{"bad name", "---\nname: My_Skill\ndescription: d\n---\n", `SKILL.md:2: front matter: name "My_Skill": want lowercase letters, digits and hyphens, at most 64 characters, no hyphen at either end or twice in a row`},
+		{"no description", "---\nname: pdf\n---\n", "SKILL.md: front matter: skill pdf has no description: say in one line what it does and when to use it"},
+		{"long description", "---\nname: pdf\ndescription: " + long + "\n---\n", "SKILL.md:3: front matter: skill pdf: description over 1024 characters"},
+		{"name a list", "---\nname: [a]\ndescription: d\n---\n", "SKILL.md:2: front matter: name: want a string"},
+		{"not yaml", "---\nname: pdf\n  description: : x\n---\n", "SKILL.md:3:16: front matter: found an invalid key for this map"},
+		{"twice", "---\nname: a\nname: b\ndescription: d\n---\n", `SKILL.md:3: front matter: key "name" is given twice (first on line 2)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, err := frontMatter([]byte(tt.body))
-			if err == nil || err.Error() != tt.want {
-				t.Errorf("got %v\nwant %s", err, tt.want)
+			if err == nil || strictyaml.Located("SKILL.md", err) != tt.want {
+				t.Errorf("got %s\nwant %s", strictyaml.Located("SKILL.md", err), tt.want)
 			}
 		})
 	}

@@ -118,22 +118,24 @@ func frontMatter(head []byte) (name, desc string, err error) {
 	// line numbers are the file's.
 	root, err := strictyaml.Parse(append([]byte("\n"), yamlText...))
 	if err != nil {
-		return "", "", fmt.Errorf("front matter: %v", err)
+		return "", "", fmt.Errorf("front matter: %w", err)
 	}
 	if root == nil || root.Kind != yaml.MappingNode {
-		return "", "", errors.New("front matter: want a map with name: and description:")
+		return "", "", strictyaml.At(root, errors.New("front matter: want a map with name: and description:"))
 	}
+	// Each error is at the line of its key (a *strictyaml.PosError).
+	var nameKey, descKey *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		switch k.Value {
 		case "name", "description":
 			if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-				return "", "", fmt.Errorf("front matter: %s (line %d): want a string", k.Value, v.Line)
+				return "", "", strictyaml.Errorf(v, "front matter: %s: want a string", k.Value)
 			}
 			if k.Value == "name" {
-				name = v.Value
+				name, nameKey = v.Value, k
 			} else {
-				desc = v.Value
+				desc, descKey = v.Value, k
 			}
 		}
 	}
@@ -141,11 +143,11 @@ func frontMatter(head []byte) (name, desc string, err error) {
 	case name == "":
 		return "", "", errors.New("front matter: no name: give the skill a name (lowercase letters, digits and hyphens)")
 	case !ValidName(name):
-		return "", "", fmt.Errorf("front matter: name %q: want lowercase letters, digits and hyphens, at most %d characters, no hyphen at either end or twice in a row", name, MaxNameLen)
+		return "", "", strictyaml.Errorf(nameKey, "front matter: name %q: want lowercase letters, digits and hyphens, at most %d characters, no hyphen at either end or twice in a row", name, MaxNameLen)
 	case strings.TrimSpace(desc) == "":
-		return "", "", fmt.Errorf("front matter: skill %s has no description: say in one line what it does and when to use it", name)
+		return "", "", strictyaml.At(descKey, fmt.Errorf("front matter: skill %s has no description: say in one line what it does and when to use it", name))
 	case utf8.RuneCountInString(desc) > MaxDescriptionLen:
-		return "", "", fmt.Errorf("front matter: skill %s: description over %d characters", name, MaxDescriptionLen)
+		return "", "", strictyaml.Errorf(descKey, "front matter: skill %s: description over %d characters", name, MaxDescriptionLen)
 	}
 	return name, desc, nil
 }

@@ -201,8 +201,8 @@ func (s *server) start(cwd string, mcp []acp.McpServer, save func(orchestrator.O
 	}
 	if s.opts.Configure != nil {
 		if err := s.opts.Configure(&o); err != nil {
-			s.log.line("mm: " + err.Error())
-			return nil, &acp.RequestError{Code: -32603, Message: err.Error()}
+			s.log.line("mm: " + errorText(err))
+			return nil, &acp.RequestError{Code: -32603, Message: errorText(err)}
 		}
 	}
 	saved, err := save(o)
@@ -232,9 +232,9 @@ func (s *server) start(cwd string, mcp []acp.McpServer, save func(orchestrator.O
 	o.Recorder, o.Resume = saved.Recorder, saved.Resume
 	orch, err := s.opts.NewSession(s.ctx, o)
 	if err != nil {
-		s.log.line("mm: " + err.Error())
+		s.log.line("mm: " + errorText(err))
 		s.endSaving(saved)
-		return nil, &acp.RequestError{Code: -32603, Message: err.Error()}
+		return nil, &acp.RequestError{Code: -32603, Message: errorText(err)}
 	}
 	for _, line := range orch.Warnings() {
 		s.log.line("mm: " + line)

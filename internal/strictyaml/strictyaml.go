@@ -21,7 +21,6 @@ package strictyaml
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -33,9 +32,9 @@ import (
 
 // Parse parses data as one YAML document and checks it. It returns the
 // document's root node, or nil when data holds no document (it is empty or
-// only comments). Errors name the key and the line, e.g.
-// `mcpServers.fs: key "command" is given twice (lines 3 and 4)`; paths
-// are dotted, with list items as [i] from 0: `hooks.preToolCall[0]`.
+// only comments). Errors name the key, e.g. `mcpServers.fs: key "command"
+// is given twice (first on line 3)`, and carry their line (a *PosError);
+// paths are dotted, with list items as [i] from 0: `hooks.preToolCall[0]`.
 func Parse(data []byte) (*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -48,7 +47,7 @@ func Parse(data []byte) (*yaml.Node, error) {
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case err == nil:
-		return nil, fmt.Errorf("line %d: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them", next.Line)
+		return nil, Errorf(&next, "a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them")
 	case !errors.Is(err, io.EOF):
 		return nil, syntaxError(data, err)
 	}
@@ -62,8 +61,8 @@ func Parse(data []byte) (*yaml.Node, error) {
 	return root, nil
 }
 
-// syntaxError words yaml.v3's syntax error err in data as
-// "line L, column C: <problem>", the caller naming the file.
+// syntaxError words yaml.v3's syntax error err in data as "<problem>" at
+// its line and column (a *PosError), the caller naming the file.
 //
 // yaml.v3 names the line where the construct around the problem starts
 // (its parser's context mark) rather than the problem's own, so that an
@@ -73,9 +72,22 @@ func Parse(data []byte) (*yaml.Node, error) {
 // disagree), yaml.v3's own text is kept, without its "yaml: " prefix.
 func syntaxError(data []byte, err error) error {
 	if line, col, msg, ok := locate(data); ok {
-		return fmt.Errorf("line %d, column %d: %s", line, col, msg)
+		return &PosError{Line: line, Column: col, Err: errors.New(msg)}
 	}
-	return errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+	return atLine(strings.TrimPrefix(err.Error(), "yaml: "))
+}
+
+// atLine reads the position yaml.v3 writes in front of a message,
+// "line 4: <problem>", into a *PosError; a message without one is kept
+// as it is. (No regexp: a package-level one costs every start of mm.)
+func atLine(msg string) error {
+	rest, ok := strings.CutPrefix(msg, "line ")
+	if num, problem, found := strings.Cut(rest, ": "); ok && found {
+		if line, err := strconv.Atoi(num); err == nil && line > 0 {
+			return &PosError{Line: line, Err: errors.New(problem)}
+		}
+	}
+	return errors.New(msg)
 }
 
 // tokenError is the part of goccy/go-yaml's errors that says where.
@@ -110,7 +122,7 @@ func locate(data []byte) (line, col int, msg string, ok bool) {
 func check(n *yaml.Node, path string) error {
 	switch n.Kind {
 	case yaml.AliasNode:
-		return fmt.Errorf("%salias *%s (line %d): mm's files take no YAML aliases; write the value out", prefix(path), n.Value, n.Line)
+		return Errorf(n, "%salias *%s: mm's files take no YAML aliases; write the value out", prefix(path), n.Value)
 	case yaml.SequenceNode:
 		for i, item := range n.Content {
 			if err := check(item, path+"["+strconv.Itoa(i)+"]"); err != nil {
@@ -126,7 +138,7 @@ func check(n *yaml.Node, path string) error {
 			}
 			if key.Kind == yaml.ScalarNode {
 				if line, ok := first[key.Value]; ok {
-					return fmt.Errorf("%skey %q is given twice (lines %d and %d)", prefix(path), key.Value, line, key.Line)
+					return Errorf(key, "%skey %q is given twice (first on line %d)", prefix(path), key.Value, line)
 				}
 				first[key.Value] = key.Line
 			}

@@ -21,33 +21,33 @@ i: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h]
 
 func TestParseRefuses(t *testing.T) {
 	tests := []struct{ name, in, want string }{
-		{"second document", "a: 1\n---\nb: 2\n", "line 2: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them"},
-		{"empty second document", "a: 1\n---\n", "line 2: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them"},
-		{"bad second document", "a: 1\n---\nb: [\n", "line 3, column 4: sequence end token ']' not found"},
-		{"top key twice", "model: a\nyolo: true\nmodel: b\n", `key "model" is given twice (lines 1 and 3)`},
-		{"name twice", "mmConfigs:\n  e: a.yaml\n  e: b.yaml\n", `mmConfigs: key "e" is given twice (lines 2 and 3)`},
-		{"key twice in an entry", "mcpServers:\n  fs:\n    command: a\n    command: b\n", `mcpServers.fs: key "command" is given twice (lines 3 and 4)`},
-		{"key twice in a list item", "hooks:\n  preToolCall:\n    - command: a\n      command: b\n", `hooks.preToolCall[0]: key "command" is given twice (lines 3 and 4)`},
-		{"flow map", "p: {a: 1, b: 2, a: 3}\n", `p: key "a" is given twice (lines 1 and 1)`},
-		{"quoted and plain", "a: 1\n\"a\": 2\n", `key "a" is given twice (lines 1 and 2)`},
-		{"alias", "a: &x [1]\nb: *x\n", "b: alias *x (line 2): mm's files take no YAML aliases; write the value out"},
-		{"merge key", "a: &x {k: 1}\nb:\n  <<: *x\n", "b.<<: alias *x (line 3): mm's files take no YAML aliases; write the value out"},
-		{"alias as a key", "a: &x k\nb: {*x : 1}\n", "b: alias *x (line 2): mm's files take no YAML aliases; write the value out"},
-		{"alias in a list", "l: [&x 1, *x]\n", "l[1]: alias *x (line 1): mm's files take no YAML aliases; write the value out"},
-		{"billion laughs", laughs, "b[0]: alias *a (line 2): mm's files take no YAML aliases; write the value out"},
-		{"syntax", "a: [\n", "line 1, column 4: sequence end token ']' not found"},
+		{"second document", "a: 1\n---\nb: 2\n", "f.yaml:2: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them"},
+		{"empty second document", "a: 1\n---\n", "f.yaml:2: a second YAML document (after ---): a file holds one; remove the --- line and what follows, or merge them"},
+		{"bad second document", "a: 1\n---\nb: [\n", "f.yaml:3:4: sequence end token ']' not found"},
+		{"top key twice", "model: a\nyolo: true\nmodel: b\n", `f.yaml:3: key "model" is given twice (first on line 1)`},
+		{"name twice", "mmConfigs:\n  e: a.yaml\n  e: b.yaml\n", `f.yaml:3: mmConfigs: key "e" is given twice (first on line 2)`},
+		{"key twice in an entry", "mcpServers:\n  fs:\n    command: a\n    command: b\n", `f.yaml:4: mcpServers.fs: key "command" is given twice (first on line 3)`},
+		{"key twice in a list item", "hooks:\n  preToolCall:\n    - command: a\n      command: b\n", `f.yaml:4: hooks.preToolCall[0]: key "command" is given twice (first on line 3)`},
+		{"flow map", "p: {a: 1, b: 2, a: 3}\n", `f.yaml:1: p: key "a" is given twice (first on line 1)`},
+		{"quoted and plain", "a: 1\n\"a\": 2\n", `f.yaml:2: key "a" is given twice (first on line 1)`},
+		{"alias", "a: &x [1]\nb: *x\n", "f.yaml:2: b: alias *x: mm's files take no YAML aliases; write the value out"},
+		{"merge key", "a: &x {k: 1}\nb:\n  <<: *x\n", "f.yaml:3: b.<<: alias *x: mm's files take no YAML aliases; write the value out"},
+		{"alias as a key", "a: &x k\nb: {*x : 1}\n", "f.yaml:2: b: alias *x: mm's files take no YAML aliases; write the value out"},
+		{"alias in a list", "l: [&x 1, *x]\n", "f.yaml:1: l[1]: alias *x: mm's files take no YAML aliases; write the value out"},
+		{"billion laughs", laughs, "f.yaml:2: b[0]: alias *a: mm's files take no YAML aliases; write the value out"},
+		{"syntax", "a: [\n", "f.yaml:1:4: sequence end token ']' not found"},
 		// yaml.v3 alone names the line where the enclosing block starts
 		// (line 2, 2, 1 and 1 here): the error names the problem's own.
-		{"deep in a block", "model: x\nhooks:\n  preToolCall:\n    - command: a\n      matcher: b\n   bad: b\n", "line 6, column 4: value is not allowed in this context"},
-		{"unclosed list", "steps:\n  - say: hi\n    tool: [a, b\n  - say: x\n", "line 4, column 3: ',' or ']' must be specified"},
-		{"list then key", "a:\n  - b\n  c: d\n", "line 3, column 3: value is not allowed in this context"},
-		{"tab", "model: x\nhooks:\n  preToolCall:\n    - command: a\n\t  matcher: b\n", "line 5, column 1: found character '\t' that cannot start any token"},
+		{"deep in a block", "model: x\nhooks:\n  preToolCall:\n    - command: a\n      matcher: b\n   bad: b\n", "f.yaml:6:4: value is not allowed in this context"},
+		{"unclosed list", "steps:\n  - say: hi\n    tool: [a, b\n  - say: x\n", "f.yaml:4:3: ',' or ']' must be specified"},
+		{"list then key", "a:\n  - b\n  c: d\n", "f.yaml:3:3: value is not allowed in this context"},
+		{"tab", "model: x\nhooks:\n  preToolCall:\n    - command: a\n\t  matcher: b\n", "f.yaml:5:1: found character '\t' that cannot start any token"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			n, err := Parse([]byte(tt.in))
-			if err == nil || err.Error() != tt.want {
-				t.Errorf("Parse error\n got: %v\nwant: %s", err, tt.want)
+			if err == nil || Located("f.yaml", err) != tt.want {
+				t.Errorf("Parse error\n got: %s\nwant: %s", Located("f.yaml", err), tt.want)
 			}
 			if n != nil {
 				t.Errorf("Parse returned a node with its error")

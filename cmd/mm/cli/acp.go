@@ -71,12 +71,14 @@ func (sc *sessionConfigs) configure(o *orchestrator.Options) error {
 		o.Config = mmconfigs.Default(o.Cwd, sc.getenv)
 		return nil
 	}
+	// A config error (*mmconfigs.Error) fails session/new as
+	// "[config error: <path>:<line>: <message>]", the line mm prints.
 	cfg, err := mmconfigs.Load(filepath.Join(o.Cwd, path), o.Cwd, sc.getenv)
 	if err != nil {
-		return fmt.Errorf("config error: %w", err)
+		return err
 	}
 	if err := sc.feat.compileSchemas(cfg); err != nil {
-		return fmt.Errorf("config error: %w", err)
+		return err
 	}
 	o.Config = cfg
 	sc.mu.Lock()

@@ -39,9 +39,10 @@ func TestACPConfigFromSessionCwd(t *testing.T) {
 	}
 
 	r = e.until(e.send("session/new", map[string]any{"cwd": broken, "mcpServers": []any{}}, true), nil)
-	want := `config error: ` + filepath.Join(broken, "agent.yaml") + `: `
-	if r.Error == nil || !strings.HasPrefix(r.Error.Message, want) || !strings.Contains(r.Error.Message, `unknown key "modle"`) {
-		t.Errorf("session/new in the broken folder answered %s %+v, want an error starting %q", r.Result, r.Error, want)
+	// The line mm prints, whole: the editor shows what a terminal would.
+	want := `[config error: ` + filepath.Join(broken, "agent.yaml") + `:1: unknown key "modle" (did you mean "model"?)]`
+	if r.Error == nil || r.Error.Message != want {
+		t.Errorf("session/new in the broken folder answered %s %+v, want the error %q", r.Result, r.Error, want)
 	}
 
 	// A folder without agent.yaml has the defaults: no model.

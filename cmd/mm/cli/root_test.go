@@ -74,7 +74,7 @@ func TestModesInProcess(t *testing.T) {
 		{name: "print without a question", args: []string{"-p"}, code: 2,
 			stderr: "mm -p: no question: give it as an argument (mm -p \"…\") or on stdin\n"},
 		{name: "print a broken configuration", args: []string{"--config", "broken.yaml", "-p", "hi"}, code: 1,
-			stderr: "[config error: broken.yaml: line 1: unknown key \"tool\" (did you mean \"tools\"?)]\n"},
+			stderr: "[config error: broken.yaml:1: unknown key \"tool\" (did you mean \"tools\"?)]\n"},
 		{name: "ask without a question", args: []string{"--ask", "expert"}, code: 2,
 			stderr: "[ask: no question: mm --ask expert \"<question>\"]\n"},
 		{name: "ask an unknown agent", args: []string{"--ask", "nobody", "hi"}, code: 1,
@@ -98,7 +98,7 @@ func TestModesInProcess(t *testing.T) {
 		{name: "hooks run without hooks", stdin: "{}", args: []string{"--config", "hooks.yaml", "hooks", "run", "preGeneration"},
 			stdout: "{\"prompt\":\"\"}\n", stderr: "(no preGeneration hook of hooks.yaml matches)\n"},
 		{name: "check a broken configuration", args: []string{"--config", "broken.yaml", "check"}, code: 1,
-			stderr: "[config error: broken.yaml: line 1: unknown key \"tool\" (did you mean \"tools\"?)]\n"},
+			stderr: "[config error: broken.yaml:1: unknown key \"tool\" (did you mean \"tools\"?)]\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
