@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # startup.sh measures mm's start-up against the floor, side by side in one
 # hyperfine run (issue 16): an empty Go program, mm version, mm -p and
-# mm --ask with echo models, mm as built by default and linked statically,
-# and mm-full (every feature linked in) beside them. Then the package
+# mm --ask with echo models, mm as built by default and linked statically.
+# With BASE, the mm of an earlier commit beside them (and, for a commit of
+# the two-program split, its second program as "base full"). Then the package
 # initialisers of one start of each, from GODEBUG=inittrace=1: their total
 # time, bytes and allocations, and the ten costliest.
 #
@@ -21,7 +22,6 @@ trap 'rm -rf "$work"' EXIT
 command -v hyperfine >/dev/null || { echo "startup.sh: needs hyperfine: apt-get install hyperfine" >&2; exit 2; }
 
 go build -o "$work/mm" "$root/cmd/mm"
-go build -o "$work/mm-full" "$root/cmd/mm-full"
 # The same mm linked statically: mm uses no C, and without cgo (which only
 # net's resolver would use) there is no dynamic loader to run at start.
 mkdir "$work/static"
@@ -34,6 +34,10 @@ if [ -n "${BASE:-}" ]; then
 		CGO_ENABLED=0 go build -o "$work/base-static/mm" ./cmd/mm)
 	base=(-n "mm -p (echo), $BASE" "$work/mm-base -p hi" -n "mm --ask (echo), $BASE" "$work/mm-base --ask e hi"
 		-n "mm -p (echo), static, $BASE" "$work/base-static/mm -p hi" -n "mm --ask (echo), static, $BASE" "$work/base-static/mm --ask e hi")
+	if [ -d "$work/base-src/cmd/mm-full" ]; then
+		(cd "$work/base-src" && CGO_ENABLED=0 go build -o "$work/base-static/full" ./cmd/mm-full)
+		base+=(-n "base full -p (echo), static, $BASE" "$work/base-static/full -p hi")
+	fi
 fi
 mkdir "$work/floor"
 printf 'package main\n\nfunc main() {}\n' >"$work/floor/main.go"
@@ -56,7 +60,6 @@ for ((r = 1; r <= ${ROUNDS:-3}; r++)); do
 		-n 'mm -p (echo), static' "$work/static/mm -p hi" \
 		-n 'mm --ask (echo)' "$work/mm --ask e hi" \
 		-n 'mm --ask (echo), static' "$work/static/mm --ask e hi" \
-		-n 'mm-full -p (echo)' "$work/mm-full -p hi" \
 		"${base[@]}" </dev/null >/dev/null
 done
 # Medians (one slow or lucky run moves a mean), with the spread.
@@ -82,7 +85,7 @@ for sfx in ("", ", static"):
     print("hand-off%s (mm --ask - mm -p) %.2f ms / one run's own work (mm -p - floor) %.2f ms: %.2f (target <= 1.2)" % (sfx, hand*1e3, own*1e3, hand/own))
 PY
 
-for bin in mm mm-full; do
+for bin in mm; do
 	echo
 	echo "package initialisers of one start ($bin version), GODEBUG=inittrace=1:"
 	GODEBUG=inittrace=1 "$work/$bin" version 2>&1 >/dev/null | awk '

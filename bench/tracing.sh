@@ -23,8 +23,6 @@ mkdir "$work/base" "$work/sink"
 git -C "$root" archive "$base" | tar -x -C "$work/base"
 (cd "$work/base" && go build -o "$work/mm-base" ./cmd/mm)
 go build -o "$work/mm" "$root/cmd/mm"
-# A traced run is handed over to the mm-full beside mm: its time is both.
-go build -o "$work/mm-full" "$root/cmd/mm-full"
 # The traced cases run a copy: each binary file then starts as often as the
 # base's, and neither is the warmer for it.
 cp "$work/mm" "$work/mm-traced"

@@ -120,7 +120,8 @@ func New(ref string, opts Options) (Model, error) {
 	}, nil
 }
 
-// builtinProvider returns a built-in OpenAI-compatible provider (design §6).
+// builtinProvider returns a built-in OpenAI-compatible provider
+// (docs/explanation/architecture.md, "Models").
 func builtinProvider(name string) (Provider, bool) {
 	switch name {
 	case "llmman":

@@ -152,7 +152,7 @@ func TestStructuredOutputErrors(t *testing.T) {
 }
 
 // TestOutputSchemaNotCompiled: an answer checked against a schema no
-// compiler compiled (a bug: mm hands structuredOutput to mm-full) is
+// compiler compiled (a build without one: a test's) is
 // refused, saying so, never accepted unchecked.
 func TestOutputSchemaNotCompiled(t *testing.T) {
 	c, err, _ := loadIn(t, map[string]string{"agent.yaml": "structuredOutput: s.json\n", "s.json": okSchema})
@@ -160,7 +160,7 @@ func TestOutputSchemaNotCompiled(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := c.StructuredOutput.Check(`{"city":"Paris","temp":21}`)
-	if want := "the JSON Schema was not compiled: this mm validates no JSON Schemas, run mm-full"; got != "" || err == nil || err.Error() != want {
+	if want := "the JSON Schema was not compiled: this build of mm has no JSON Schema compiler"; got != "" || err == nil || err.Error() != want {
 		t.Errorf("Check = %q, %v; want \"\", %s", got, err, want)
 	}
 }

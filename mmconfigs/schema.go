@@ -29,14 +29,14 @@ type Validator interface {
 
 // Compiler compiles a schema's JSON into its Validator; its error reads
 // "not a valid JSON Schema: …", on one line. mmconfigs only reads and
-// checks schemas: the compiler (a JSON Schema library, costly to link into
-// every start) is mm-full's, plugged in by the command line
-// (mmconfigs/schemacheck.Compile).
+// checks schemas: the compiler (a JSON Schema library) is plugged in by the
+// command line (mmconfigs/schemacheck.Compile), so that one package of mm
+// imports it.
 type Compiler func(schema json.RawMessage) (Validator, error)
 
 // ErrNotCompiled is the error of a validation against a schema no compiler
-// has compiled: a bug of the binary (mm hands such a run to mm-full).
-var ErrNotCompiled = errors.New("the JSON Schema was not compiled: this mm validates no JSON Schemas, run mm-full")
+// has compiled: a build without a compiler (a test's).
+var ErrNotCompiled = errors.New("the JSON Schema was not compiled: this build of mm has no JSON Schema compiler")
 
 // parseSchema reads data as a JSON Schema and checks its structure
 // (checkSchemaNode); a Compiler validates the rest later. Its errors start

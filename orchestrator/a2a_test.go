@@ -122,7 +122,7 @@ func TestA2AConnectorFails(t *testing.T) {
 // configuration with agents over A2A to mm-full), asking such an agent,
 // or probing it, is one line that names it and says what to run.
 func TestA2AWithoutClient(t *testing.T) {
-	const want = `agent "reviewer": this mm has no A2A client: run mm-full (go install github.com/mm-agent/mm/cmd/mm-full@latest)`
+	const want = `agent "reviewer": this build of mm has no A2A client (cmd/mm plugs a2aagent in)`
 	cfg := a2aConfig(t)
 	s, err := New(context.Background(), Options{Config: cfg, Cwd: cfg.Dir, Environ: a2aEnviron, Sink: &recSink{}})
 	if err != nil {

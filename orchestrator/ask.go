@@ -69,8 +69,8 @@ func (s *Session) handOff(ctx context.Context, t *turn, req askRequest) askResul
 	return res
 }
 
-// runHandOff runs design.md §4: resolve, depth, preAsk, the asked agent,
-// postAsk.
+// runHandOff runs a hand-off as docs/explanation/architecture.md lists its
+// steps: resolve, depth, preAsk, the asked agent, postAsk.
 func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest, span tracing.Span) askResult {
 	agent, ok := s.cfg.Agents[req.agent]
 	if !ok {
@@ -121,7 +121,7 @@ func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest, span 
 	answer, err := s.asks.prompt(actx, req.agent, agent, msg)
 	timedOut := actx.Err() == context.DeadlineExceeded && ctx.Err() == nil
 	cancel()
-	// askTimeout cancels the hand-off like Ctrl-C does (design §4.10):
+	// askTimeout cancels the hand-off like Ctrl-C does (docs/explanation/architecture.md, "A hand-off", step 10):
 	// postAsk reads "cancelled" and cannot replace it; the person reads why.
 	cancelled := err != nil && (ctx.Err() != nil || timedOut)
 	switch {

@@ -153,8 +153,8 @@ func (s *Session) MCPBanner() string {
 }
 
 // ProbeMCP starts a configuration's MCP servers with start, reports their
-// tools or start errors, and stops them (mm check). A nil start (the mm
-// binary) reports every server as needing mm-full.
+// tools or start errors, and stops them (mm check). A nil start (a test's)
+// reports every server as lacking an MCP client.
 func ProbeMCP(ctx context.Context, start tools.MCPStarter, cfg *mmconfigs.Config, cwd string, environ []string) []MCPStatus {
 	list, _ := mcpList(cfg, environ, nil)
 	if len(list) == 0 {

@@ -32,7 +32,7 @@ func mcpConfig(t *testing.T) *mmconfigs.Config {
 // noClient is the line of a server that a binary without the MCP client
 // was asked to start.
 func noClient(name string) string {
-	return `mcp server "` + name + `": this mm has no MCP client: run mm-full (go install github.com/mm-agent/mm/cmd/mm-full@latest)`
+	return `mcp server "` + name + `": this build of mm has no MCP client (cmd/mm plugs tools/mcptools in)`
 }
 
 // TestMCPWithoutClient: without a starter (the mm binary), every server

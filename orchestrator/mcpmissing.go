@@ -10,12 +10,8 @@ import (
 	"github.com/mm-agent/mm/tools"
 )
 
-// InstallFull is how to get mm-full, the binary with every feature, for
-// the messages of what this one cannot do (here and in cmd/mm/cli).
-const InstallFull = "go install github.com/mm-agent/mm/cmd/mm-full@latest"
-
-// startWithoutClient is the tools.MCPStarter of a binary that links no MCP
-// client (mm, which execs mm-full when a configuration has MCP servers):
+// startWithoutClient is the tools.MCPStarter of a session given none (a
+// test's, or a program built on this package without tools/mcptools):
 // it starts nothing, and every server (by name, as a started set has
 // them) is a failure that says what to run.
 // It must not happen often, but it must never panic.
@@ -25,7 +21,7 @@ func startWithoutClient(_ context.Context, servers []tools.MCPServer, _ tools.En
 	set := &noClientSet{}
 	var errs []error
 	for _, srv := range servers {
-		err := fmt.Errorf("mcp server %q: this mm has no MCP client: run mm-full (%s)", srv.Name, InstallFull)
+		err := fmt.Errorf("mcp server %q: this build of mm has no MCP client (cmd/mm plugs tools/mcptools in)", srv.Name)
 		set.servers = append(set.servers, tools.MCPServerStatus{Name: srv.Name, Err: err})
 		errs = append(errs, err)
 	}

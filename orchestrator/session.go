@@ -40,18 +40,15 @@ type Options struct {
 	// MCPServers are added to the configuration's (an editor's servers).
 	MCPServers []MCPServer
 	// Bin is the mm the processes the session starts know as $MM_BIN, and
-	// its asked agents by file run: "" for this one (os.Executable). An
-	// mm-full that mm handed a run over to gives mm, so that its asked
-	// agents start as mm again.
+	// its asked agents by file run: "" for this one (os.Executable).
 	Bin string
-	// StartMCP starts the MCP servers (tools/mcptools.Start). It is nil in
-	// the mm binary, which links no MCP client: each server listed is then
-	// a warning that says to run mm-full. mm-full and tests set it.
+	// StartMCP starts the MCP servers (tools/mcptools.Start, which cmd/mm
+	// plugs in). Nil: each server listed is a warning that this build has
+	// no MCP client.
 	StartMCP tools.MCPStarter
-	// ConnectA2A prepares the agents asked over A2A (a2aagent.New). It is
-	// nil in the mm binary, which links no A2A client: asking such an
-	// agent is then an error that says to run mm-full. mm-full and tests
-	// set it.
+	// ConnectA2A prepares the agents asked over A2A (a2aagent.New, which
+	// cmd/mm plugs in). Nil: asking such an agent is an error that this
+	// build has no A2A client.
 	ConnectA2A A2AConnector
 	// Recorder saves the history as it happens; nil: it is not saved.
 	Recorder Recorder

@@ -165,7 +165,7 @@ func TestAskToolSpecStructured(t *testing.T) {
 }
 
 // TestStructuredOutputNotCompiled: a structuredOutput whose schema no
-// compiler compiled (a bug: mm hands it to mm-full) fails the turn on one
+// compiler compiled (a build without one: a test's) fails the turn on one
 // line before any model call, rather than accept an answer unchecked.
 func TestStructuredOutputNotCompiled(t *testing.T) {
 	cfg := structuredConfig(t)
@@ -173,7 +173,7 @@ func TestStructuredOutputNotCompiled(t *testing.T) {
 	m := &fakeModel{replies: []llm.Reply{{Content: `{"city":"Paris","temp":21}`}}}
 	s := newTestSession(t, cfg, m, &recSink{})
 	err := s.Prompt(context.Background(), "weather in Paris?")
-	want := "structuredOutput weather.json: the JSON Schema was not compiled: this mm validates no JSON Schemas, run mm-full"
+	want := "structuredOutput weather.json: the JSON Schema was not compiled: this build of mm has no JSON Schema compiler"
 	if err == nil || err.Error() != want {
 		t.Errorf("Prompt error\n got: %v\nwant: %s", err, want)
 	}

@@ -181,7 +181,7 @@ func (s *Session) loop(ctx context.Context, t *turn, question string) (string, e
 	var format *llm.JSONSchemaFormat
 	if out != nil {
 		if out.Validator == nil {
-			// A bug of the binary (mm hands structuredOutput to mm-full):
+			// A build without a schema compiler (a test's):
 			// no answer could be checked, so no model is called.
 			return "", fmt.Errorf("structuredOutput %s: %w", out.Path, mmconfigs.ErrNotCompiled)
 		}

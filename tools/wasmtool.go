@@ -30,8 +30,8 @@ type WasmDef struct {
 	Name        string
 	Description string
 	// InputSchema is the JSON Schema of the tool's arguments, compact; the
-	// model is offered it. Input is it compiled (mm-full's compiler, plugged
-	// in after the configuration loads), to check a call's arguments
+	// model is offered it. Input is it compiled (the schema compiler
+	// cmd/mm plugs in, after the configuration loads), to check a call's arguments
 	// against before the module runs.
 	InputSchema json.RawMessage
 	Input       Validator
@@ -50,8 +50,8 @@ type Validator interface {
 }
 
 // errNotCompiled is a wasm tool's error when its input schema was never
-// compiled: a bug of the binary, since mm hands wasm tools to mm-full.
-var errNotCompiled = errors.New("the tool's inputSchema was not compiled: this mm validates no JSON Schemas, run mm-full")
+// compiled: a build without a schema compiler (a test's).
+var errNotCompiled = errors.New("the tool's inputSchema was not compiled: this build of mm has no JSON Schema compiler")
 
 // ModuleRunner runs a wasm tool's module in the sandbox: input on stdin, at
 // most maxStdout bytes of stdout returned. hooks/wasm's Runtime is one; mm

@@ -124,12 +124,12 @@ func TestWasmToolWithoutRunner(t *testing.T) {
 }
 
 // TestWasmToolNotCompiled: a tool whose input schema no compiler compiled
-// (a bug: mm hands wasm tools to mm-full) fails every call, saying so,
+// (a build without a compiler: a test's) fails every call, saying so,
 // and runs nothing.
 func TestWasmToolNotCompiled(t *testing.T) {
 	r := &fakeModules{out: []byte("ran")}
 	got := NewWasmTool(WasmDef{Name: "wc", InputSchema: json.RawMessage(`{"type":"object"}`)}, r).Run(t.Context(), Env{}, json.RawMessage(`{}`))
-	want := Result{Output: "wc: the tool's inputSchema was not compiled: this mm validates no JSON Schemas, run mm-full", IsError: true}
+	want := Result{Output: "wc: the tool's inputSchema was not compiled: this build of mm has no JSON Schema compiler", IsError: true}
 	if got != want {
 		t.Errorf("Run = %+v, want %+v", got, want)
 	}

@@ -2,12 +2,30 @@
 // hand-off: one agent asks another named agent a question, through hook
 // chains the user controls.
 //
-// This binary links none of cli.Features — no wasm runtime, no MCP client,
-// no JSON Schema compiler, no OTLP export, no A2A client or server — whose
-// dependencies would cost every start of mm their initialisers. A run that
-// needs one is handed over to mm-full (cmd/mm-full), which has them all.
+// It plugs into the command line (cmd/mm/cli) the parts whose libraries
+// only some configurations use: wasm hooks and tools (wazero), MCP servers'
+// tools (the MCP SDK), the OTLP export of traces (the OpenTelemetry SDK),
+// JSON Schemas (jsonschema-go) and A2A both ways (the A2A SDK). Each is
+// imported by one package only and started only when a configuration
+// needs it (docs/explanation/architecture.md).
 package main
 
-import "github.com/mm-agent/mm/cmd/mm/cli"
+import (
+	"github.com/mm-agent/mm/cmd/mm/cli"
+	"github.com/mm-agent/mm/hooks/wasm"
+	"github.com/mm-agent/mm/internal/tracing/otlp"
+	"github.com/mm-agent/mm/mmconfigs/schemacheck"
+	"github.com/mm-agent/mm/tools/mcptools"
+)
 
-func main() { cli.Main(cli.Features{}) }
+func main() {
+	cli.Main(cli.Features{
+		Wasm:    func() cli.WasmRuntime { return wasm.New(wasm.Options{}) },
+		MCP:     mcptools.Start,
+		Tracing: otlp.New,
+		Schemas: schemacheck.Compile,
+		// A2A both ways: a2a.go.
+		A2A:      connectA2A,
+		ServeA2A: serveA2A,
+	})
+}

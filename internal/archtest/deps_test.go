@@ -31,7 +31,7 @@ type allow struct {
 // policy is mm's architecture as a statement of policy: for every package of
 // mm, the packages of mm its non-test files may import, from the packages
 // that import none of mm's up to cmd/mm, the way the imports flow
-// (design.md §8). Tests may import more: they drive a package from outside.
+// (docs/explanation/architecture.md). Tests may import more: they drive a package from outside.
 //
 // Do not add an edge to make a build pass. An edge the design does not draw
 // goes in only with its reason as a comment, and only if no rule of
@@ -61,7 +61,8 @@ func policy() []allow {
 		// the turn, model and tool calls and hand-offs, what a front end's
 		// peer sends, and cmd/mm's start and exit.
 		{pkg: "internal/tracing"},
-		// The OTLP export of the spans, over the OpenTelemetry SDK: mm-full's.
+		// The OTLP export of the spans, over the OpenTelemetry SDK, plugged
+		// in by cmd/mm.
 		{pkg: "internal/tracing/otlp", imports: []string{"internal/tracing"}},
 		// The message limit's error gives its size as regularfile.FormatSize writes it.
 		{pkg: "internal/acpconn", imports: []string{"internal/regularfile"}},
@@ -116,7 +117,7 @@ func policy() []allow {
 		// (issue 15) — a value the configuration fills, no tool that runs.
 		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/strictyaml", "tools"}},
 		// The JSON Schema compiler (jsonschema-go), apart from mmconfigs so
-		// that only mm-full links it (issue 16): it compiles the schemas
+		// that one package imports it (cmd/mm plugs it in): it compiles the schemas
 		// mmconfigs read into mmconfigs.Validator values.
 		{pkg: "mmconfigs/schemacheck", imports: []string{"mmconfigs"}},
 
@@ -167,18 +168,18 @@ func policy() []allow {
 		// The editor front end reads its peer's messages as acpconn does.
 		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "internal/tracing", "orchestrator"}},
 		// mm serve --a2a: a front end over orchestrator.Session, as -acp is;
-		// mm-full's, plugged in as cli.Features.ServeA2A (issue 16).
-		// Its log shows a client's text (a context id) through the one
-		// function that makes control characters visible (frontend).
+		// plugged in by cmd/mm as cli.Features.ServeA2A. Its log shows a
+		// client's text (a context id) through the one function that makes
+		// control characters visible (frontend).
 		{pkg: "frontend/a2a", imports: []string{"frontend", "internal/tracing", "orchestrator"}},
 		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 
-		// The design's cmd/mm → frontend, in cmd/mm/cli: the command line
-		// both binaries share. Not drawn, what it wires: the session's
+		// The architecture's cmd/mm → frontend, in cmd/mm/cli: the command
+		// line. Not drawn, what it wires: the session's
 		// options (orchestrator); loading the configuration and mm check
 		// (mmconfigs, and orchestrator's MCP probe); mm hooks test and mm
-		// check's hook checks (hooks); the interfaces a feature of mm-full
-		// is plugged in by (hooks, tools, orchestrator: the wasm runner, the
+		// check's hook checks (hooks); the interfaces a feature cmd/mm
+		// plugs in is given by (hooks, tools, orchestrator: the wasm runner, the
 		// MCP starter, the A2A connector; mm serve's server is a func of
 		// cli's own options); mm init's look for local servers (llm); the supervision
 		// of every child from mm's first instruction to its last
@@ -191,13 +192,11 @@ func policy() []allow {
 			"hooks", "internal/acpconn", "internal/proc",
 			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "projectdocs", "sessions", "skills", "tools",
 		}},
-		// mm: the command line without the heavy features (issue 16).
-		{pkg: "cmd/mm", imports: []string{"cmd/mm/cli"}},
-		// mm-full: the command line with them — the wasm runtime, the MCP
-		// client, the OTLP export, the JSON Schema compiler, the A2A client
-		// and server (a2aagent, frontend/a2a; orchestrator for the A2A
-		// connector's types).
-		{pkg: "cmd/mm-full", imports: []string{"a2aagent", "cmd/mm/cli", "frontend/a2a", "hooks/wasm", "internal/tracing/otlp", "mmconfigs/schemacheck", "orchestrator", "tools/mcptools"}},
+		// mm: the command line with every feature plugged in — the wasm
+		// runtime, the MCP client, the OTLP export, the JSON Schema
+		// compiler, the A2A client and server (a2aagent, frontend/a2a;
+		// orchestrator for the A2A connector's types).
+		{pkg: "cmd/mm", imports: []string{"a2aagent", "cmd/mm/cli", "frontend/a2a", "hooks/wasm", "internal/tracing/otlp", "mmconfigs/schemacheck", "orchestrator", "tools/mcptools"}},
 	}
 }
 
@@ -211,7 +210,7 @@ type never struct {
 	rule    string   // the rule in the design's words, shown when it is broken
 }
 
-// neverRules are the design's "never" (design.md §8) and the rules of the
+// neverRules are the architecture's "never" (docs/explanation/architecture.md) and the rules of the
 // internal packages, each as the packages it binds and those they must not
 // reach.
 func neverRules() []never {
@@ -297,11 +296,11 @@ func neverRules() []never {
 			rule:   "an internal package is a mechanism mm's parts share: it knows none of them",
 		},
 		{
-			from: []string{"cmd/mm", "cmd/mm/cli"},
+			from: []string{"cmd/mm/cli"},
 			toOther: []string{"github.com/tetratelabs/wazero/...", "github.com/modelcontextprotocol/go-sdk/...",
 				"go.opentelemetry.io/otel/sdk/...",
 				"github.com/google/jsonschema-go/...", "github.com/a2aproject/a2a-go/..."},
-			rule: "mm links no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A: their initialisers would run at every start; they are mm-full's (issue 16)",
+			rule: "the command line imports no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A SDK, at any depth: cmd/mm plugs each in through the one package that imports it (cli.Features)",
 		},
 		{
 			from:   []string{"..."},

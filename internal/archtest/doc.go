@@ -1,5 +1,5 @@
 // Package archtest holds no code that mm runs: its test, deps_test.go, is
-// mm's architecture (design.md §8, explained in CONTRIBUTING.md) written as
+// mm's architecture (docs/explanation/architecture.md, pictured in CONTRIBUTING.md) written as
 // policy — the imports allowed between mm's packages, and the rules no import
 // may break. An import the policy does not list fails `go test`, naming the
 // edge and the rule, instead of waiting for a review to notice it.

@@ -10,5 +10,5 @@
 // found an exporter to use.
 //
 // The export itself is package otlp's, which links the OpenTelemetry SDK
-// and only mm-full imports; this package needs only OTel's API.
+// and cmd/mm plugs in; this package needs only OTel's API.
 package tracing

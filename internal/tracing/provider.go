@@ -23,7 +23,7 @@ type Provider struct {
 }
 
 // NewProvider is the Provider of tr, whose last spans shutdown exports:
-// package otlp's, which links the OpenTelemetry SDK (mm-full only), or a
+// package otlp's, which links the OpenTelemetry SDK (plugged in by cmd/mm), or a
 // test's.
 func NewProvider(tr trace.Tracer, shutdown func(context.Context) error) *Provider {
 	return &Provider{tr: tr, shutdown: shutdown}

@@ -6,8 +6,8 @@
 // It is the one package of mm that links the MCP client (the MCP Go SDK):
 // configuration, the orchestrator and the front ends name servers with
 // tools.MCPServer and hold a started set as a tools.MCPTools, so that a
-// binary which runs no MCP server links none of it. Start is the
-// tools.MCPStarter such a binary leaves out and mm-full plugs in.
+// configuration with no MCP server starts none of it. Start is the
+// tools.MCPStarter cmd/mm plugs in.
 package mcptools
 
 import (

@@ -3,13 +3,12 @@ package cli
 import (
 	"io"
 
-	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
-// What the command line knows of A2A without linking the A2A SDK: mm
-// leaves frontend/a2a and a2aagent out, mm-full plugs them in as
-// Features.ServeA2A and Features.A2A (issue 16).
+// What the command line knows of A2A without importing the A2A SDK:
+// cmd/mm plugs frontend/a2a and a2aagent in as Features.ServeA2A and
+// Features.A2A, so that the SDK is imported by those packages alone.
 
 // defaultMaxTasks is mm serve's --max-tasks default: frontend/a2a's
 // DefaultMaxTasks (a test keeps them equal).
@@ -44,15 +43,4 @@ type ServeStore interface {
 	// recorder, its history when the context had a session before, and
 	// what to call when the session closes.
 	Open(contextID string, o orchestrator.Options) (rec orchestrator.Recorder, resume *orchestrator.Resumed, end func() error, err error)
-}
-
-// a2aAgents are the names of cfg's agents asked over A2A, sorted.
-func a2aAgents(cfg *mmconfigs.Config) []string {
-	var names []string
-	for _, name := range cfg.AgentNames() {
-		if cfg.Agents[name].Kind == mmconfigs.AgentA2A {
-			names = append(names, name)
-		}
-	}
-	return names
 }

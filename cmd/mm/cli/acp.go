@@ -19,12 +19,6 @@ import (
 // folder expects.
 func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 	fixed := f.config != "" || s.Getenv("MM_CONFIG") != ""
-	if !fixed || s.Getenv("MM_ASKED_DEPTH") == "" {
-		// An editor's mm, or one whose sessions load their own
-		// configurations: a session may come to need any feature.
-		preferFull(s, &f)
-	}
-	// Not before the hand-over: mm-full warms its own.
 	acpconn.WarmAgent()
 	dir, err := f.chain.sessionDir(cwd)
 	if err != nil {
@@ -41,9 +35,6 @@ func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 		cfg, ok := loadConfig(&f, s, cwd)
 		if !ok {
 			return 1
-		}
-		if what := s.Features.lacks(cfg); what != "" {
-			return handOver(s, &f, what)
 		}
 		opts.Session.Config = cfg
 		withWasm(&opts.Session, wasmRuntime(s.Features, cfg))
@@ -62,8 +53,7 @@ func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 type sessionConfigs struct {
 	// getenv supplies $MM_MODEL, the default model.
 	getenv func(string) string
-	// feat are the binary's features: a configuration needing one it
-	// lacks is a session's error (mm -acp could not hand over to mm-full).
+	// feat are the binary's features (cli.Features).
 	feat Features
 
 	mu sync.Mutex
@@ -86,9 +76,6 @@ func (sc *sessionConfigs) configure(o *orchestrator.Options) error {
 	cfg, err := mmconfigs.Load(filepath.Join(o.Cwd, path), o.Cwd, sc.getenv)
 	if err != nil {
 		return err
-	}
-	if what := sc.feat.lacks(cfg); what != "" {
-		return errLacks(what)
 	}
 	if err := sc.feat.compileSchemas(cfg); err != nil {
 		return err

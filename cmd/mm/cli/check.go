@@ -24,9 +24,6 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 		Short: "validate a configuration and every agent it may ask, recursively",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			// Any configuration of the walk may have wasm modules to compile
-			// or MCP servers to start.
-			preferFull(s, f)
 			cwd, err := s.Getwd()
 			if err != nil {
 				return err
@@ -45,7 +42,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				}
 				return nil
 			}
-			mcpOK, hooksOK, skillsOK, agentsOK, schemasOK, modelOK := true, true, true, true, true, true
+			mcpOK, hooksOK, skillsOK, agentsOK, modelOK := true, true, true, true, true
 			ok := mmconfigs.Walk(path, cwd, s.Getenv, s.Features.Schemas, func(p string, c *mmconfigs.Config, err error) {
 				if err != nil {
 					frontend.ReportError(errOut, err)
@@ -66,14 +63,6 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					// The server may be started later: a warning, unless --strict.
 					fmt.Fprintf(errOut, "  %s: warning: %s\n", p, warning)
 					modelOK = modelOK && !strict
-				}
-				if s.Features.Schemas == nil {
-					// mm, when mm-full is not installed: the schemas are
-					// read and checked, not compiled.
-					for _, sc := range c.Schemas() {
-						fmt.Fprintf(errOut, "  %s: %s: not compiled: mm checks JSON Schemas with mm-full, which is not installed: %s\n", p, sc.Where, installFull)
-						schemasOK = false
-					}
 				}
 				for _, problem := range checkHooks(cmd.Context(), s.Features, c, cwd, s.Getenv) {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, frontend.Visible(problem))
@@ -107,7 +96,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					fmt.Fprintf(out, "  agent %s (%s): %s%s\n", st.Name, st.Kind, did, who)
 				}
 			})
-			if !ok || !mcpOK || !hooksOK || !skillsOK || !agentsOK || !schemasOK || !modelOK {
+			if !ok || !mcpOK || !hooksOK || !skillsOK || !agentsOK || !modelOK {
 				return exitCode(1)
 			}
 			return nil

@@ -49,10 +49,10 @@ func checkHooks(ctx context.Context, feat Features, c *mmconfigs.Config, cwd str
 }
 
 // checkModule compiles the wasm module at path with *rt, made at the first
-// module; without wasm (mm, when mm-full is not installed) it cannot.
+// module; a build without wasm (a test's) cannot.
 func checkModule(ctx context.Context, feat Features, rt *WasmRuntime, path string) error {
 	if feat.Wasm == nil {
-		return errors.New("not compiled: mm checks wasm modules with mm-full, which is not installed: " + installFull)
+		return errors.New("not compiled: this build of mm has no wasm runtime")
 	}
 	if *rt == nil {
 		*rt = feat.Wasm()

@@ -1,5 +1,5 @@
-// Package cli is mm's command line: the cobra commands and flags of the mm
-// and mm-full binaries, which differ only in the Features they link.
+// Package cli is mm's command line: the cobra commands and flags of mm,
+// with the Features cmd/mm plugs in.
 // Behaviour lives in orchestrator and the front ends.
 package cli
 

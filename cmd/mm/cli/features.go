@@ -2,10 +2,7 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"net"
-	"path/filepath"
-	"strings"
 
 	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/internal/tracing"
@@ -14,13 +11,14 @@ import (
 	"github.com/mm-agent/mm/tools"
 )
 
-// Features are the parts of mm whose dependencies would cost every start of
-// mm, used or not, their package initialisers and their size: the wasm
-// runtime (wazero), the MCP client (the MCP SDK), the OTLP export (the
-// OpenTelemetry SDK), the JSON Schema compiler (jsonschema-go) and A2A,
-// both ways (the A2A SDK). The mm binary links none of them — its Features
-// are the zero value — and hands a run that needs one over to mm-full,
-// which links them all (handover.go).
+// Features are the parts of mm whose libraries only some configurations
+// use: the wasm runtime (wazero), the MCP client (the MCP SDK), the OTLP
+// export (the OpenTelemetry SDK), the JSON Schema compiler (jsonschema-go)
+// and A2A, both ways (the A2A SDK). cmd/mm plugs them all in; the command
+// line imports none of those libraries, each is imported by one package of
+// mm (internal/archtest), and none is started until a configuration needs
+// it. A test running mm in-process may leave some out: what needs one then
+// fails with a line that says this build lacks it.
 type Features struct {
 	// Wasm makes the runtime of a configuration's wasm hooks and tools.
 	Wasm func() WasmRuntime
@@ -49,43 +47,10 @@ type WasmRuntime interface {
 	Close(ctx context.Context) error
 }
 
-// all reports whether every feature is linked: mm-full.
-func (f Features) all() bool {
-	return f.Wasm != nil && f.MCP != nil && f.Tracing != nil && f.Schemas != nil && f.A2A != nil && f.ServeA2A != nil
-}
-
-// lacks is what of cfg this binary cannot run, as the start of a message
-// ("agent.yaml: mcpServers"); "" when it can run all of it.
-func (f Features) lacks(cfg *mmconfigs.Config) string {
-	what := ""
-	var a2a []string
-	if f.A2A == nil {
-		a2a = a2aAgents(cfg)
-	}
-	switch {
-	case f.Wasm == nil && len(wasmModules(cfg)) > 0:
-		what = "wasm hooks and tools"
-	case f.MCP == nil && len(cfg.MCPServers) > 0:
-		what = "mcpServers"
-	case f.Schemas == nil && cfg.StructuredOutput != nil:
-		what = "structuredOutput"
-	case f.Schemas == nil && len(cfg.WasmTools) > 0:
-		what = "wasm tools"
-	case len(a2a) > 0:
-		what = "agents over A2A (" + strings.Join(a2a, ", ") + ")"
-	default:
-		return ""
-	}
-	if cfg.Path == "" {
-		return what
-	}
-	return filepath.Base(cfg.Path) + ": " + what
-}
-
 // compileSchemas compiles cfg's JSON Schemas with the binary's compiler: a
 // schema that does not compile is a config error (*mmconfigs.Error), as
-// one mmconfigs finds. Without a compiler (mm) it does nothing: lacks then
-// hands the configuration to mm-full.
+// one mmconfigs finds. Without a compiler (a test's build) it does
+// nothing.
 func (f Features) compileSchemas(cfg *mmconfigs.Config) error {
 	if f.Schemas == nil {
 		return nil
@@ -107,10 +72,4 @@ func wasmModules(cfg *mmconfigs.Config) []string {
 		modules = append(modules, t.Module)
 	}
 	return modules
-}
-
-// errLacks is the error of a session whose configuration needs what this
-// binary lacks, when it could not be handed over (mm -acp's sessions).
-func errLacks(what string) error {
-	return fmt.Errorf("%s: this needs mm-full, mm with every feature: %s", what, installFull)
 }

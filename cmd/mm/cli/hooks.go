@@ -63,9 +63,6 @@ func runHooks(cmd *cobra.Command, f *flags, s *streams, event string, matched su
 	if !ok {
 		return exitCode(1)
 	}
-	if what := s.Features.lacks(cfg); what != "" {
-		return exitCode(handOver(s, f, what))
-	}
 	data, err := io.ReadAll(cmd.InOrStdin())
 	if err != nil {
 		return fmt.Errorf("read the input from stdin: %w", err)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"syscall"
 
 	"golang.org/x/term"
 )
@@ -33,17 +32,9 @@ type streams struct {
 	// it is.
 	LineIn func(ctx context.Context) (io.ReadCloser, func())
 
-	// Features are what this binary links of cli.Features: none in mm,
-	// all in mm-full.
+	// Features are what cmd/mm plugs in (every one); a test running mm
+	// in-process may leave some out.
 	Features Features
-	// Executable is this binary's path; Exec replaces the process with
-	// another program (the hand-over to mm-full); nil in a test that runs
-	// mm in-process.
-	Executable func() (string, error)
-	Exec       func(path string, argv, env []string) error
-	// Bin is the mm the sessions' processes know as $MM_BIN: "" for this
-	// binary, the handing mm in an mm-full it handed a run over to.
-	Bin string
 }
 
 // systemStreams are mm's own standard streams, environment and working
@@ -59,13 +50,6 @@ func systemStreams(feat Features) *streams {
 		Getwd:       os.Getwd,
 		LineIn:      lineInput,
 		Features:    feat,
-		Executable:  os.Executable,
-		Exec:        syscall.Exec,
-	}
-	if feat.all() {
-		// mm handed this run over: what mm-full starts is mm again.
-		s.Bin = os.Getenv(entryVar)
-		os.Unsetenv(entryVar)
 	}
 	return s
 }

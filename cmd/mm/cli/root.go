@@ -40,9 +40,6 @@ type flags struct {
 	// chain is where this mm is in a chain of asks, when the asking mm
 	// could not pass it in the environment (over ssh): hidden flags.
 	chain chainFlags
-
-	// argv is the command line as given, for a hand-over to mm-full.
-	argv []string
 }
 
 // chainFlags are the hidden flags an mm asked over ssh is started with:
@@ -60,7 +57,7 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
 // runWith runs mm with the streams, environment and working directory of
 // s; end is nil in a test, where no signal ends mm.
 func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
-	f := flags{argv: args}
+	f := flags{}
 	root := &cobra.Command{
 		Use:   "mm [-p question | --ask agent question | -acp | -tui]",
 		Short: "mm — an agent CLI for local models, built around asking other agents",
@@ -127,10 +124,7 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	root.SetErr(s.ErrOut)
 
 	root.SetArgs(normalizeArgs(args))
-	ctx, flush, lacks := traced(ctx, s)
-	if lacks != "" {
-		return handOver(s, &f, lacks)
-	}
+	ctx, flush := traced(ctx, s)
 	defer flush()
 	err := root.ExecuteContext(ctx)
 	var code exitCode
@@ -173,7 +167,7 @@ func loadConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, bool) {
 // MM_BIN and MM_CONFIG), --model and --yolo. cfg may be nil, for sessions
 // that each load their own (mm -acp without a configuration).
 func sessionOptions(f *flags, s *streams, cfg *mmconfigs.Config, cwd string) orchestrator.Options {
-	return orchestrator.Options{Config: cfg, Cwd: cwd, Environ: s.Environ(), Model: f.model, Yolo: f.yolo, Bin: s.Bin,
+	return orchestrator.Options{Config: cfg, Cwd: cwd, Environ: s.Environ(), Model: f.model, Yolo: f.yolo,
 		StartMCP: s.Features.MCP, ConnectA2A: s.Features.A2A}
 }
 
@@ -226,9 +220,6 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 	cfg, ok := loadConfig(&f, s, cwd)
 	if !ok {
 		return 1
-	}
-	if what := s.Features.lacks(cfg); what != "" {
-		return handOver(s, &f, what)
 	}
 	end.wait()
 	model := cfg.Model

@@ -19,8 +19,7 @@ import (
 )
 
 // mmBin is the real mm binary the scripts run, built once in TestMain so
-// that child agents (started as $MM_BIN -acp) are the same binary; mm-full
-// is built beside it, for the runs mm hands over (wasm, MCP, tracing).
+// that child agents (started as $MM_BIN -acp) are the same binary.
 var mmBin string
 
 // fakeAgentBin is agentproc's fake ACP agent, built once in TestMain.
@@ -53,19 +52,17 @@ func TestMain(m *testing.M) {
 		coverBuild = true
 		args = append(args, "-cover", "-coverpkg=github.com/mm-agent/mm/...")
 	}
-	for bin, pkg := range map[string]string{mmBin: "..", filepath.Join(dir, "mm-full"): "../../mm-full"} {
-		build := exec.Command("go", append(args[:len(args):len(args)], "-o", bin, pkg)...)
-		build.Stderr = os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "build", bin+":", err)
-			os.RemoveAll(dir)
-			os.Exit(2)
-		}
+	build := exec.Command("go", append(args, "-o", mmBin, "..")...)
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build", mmBin+":", err)
+		os.RemoveAll(dir)
+		os.Exit(2)
 	}
 	// The fake ACP agent of agentproc's tests: an agent other than mm for
 	// the scripts' agents by command ($FAKEAGENT).
 	fakeAgentBin = filepath.Join(dir, "fakeagent")
-	build := exec.Command("go", "build", "-o", fakeAgentBin, "../../../agentproc/testdata/fakeagent")
+	build = exec.Command("go", "build", "-o", fakeAgentBin, "../../../agentproc/testdata/fakeagent")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build the fake agent:", err)
@@ -113,11 +110,10 @@ func TestScripts(t *testing.T) {
 
 // setupScript gives a script the built mm first in $PATH, its work folder
 // as $HOME, none of mm's variables of the test's own environment, and
-// $EXAMPLES, $FAKEAGENT and $MMDIR (the folder of mm and mm-full).
+// $EXAMPLES, $FAKEAGENT and $MMDIR (mm's folder).
 func setupScript(env *testscript.Env) error {
 	env.Setenv("PATH", filepath.Dir(mmBin)+string(os.PathListSeparator)+env.Getenv("PATH"))
 	env.Setenv("MMDIR", filepath.Dir(mmBin))
-	env.Setenv("MM_FULL", "")
 	env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
 	env.Setenv("HOME", env.WorkDir)
 	env.Setenv("MM_MODEL", "")

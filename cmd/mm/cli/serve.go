@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -34,7 +35,7 @@ request must carry "Authorization: Bearer <the variable's value>".`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if s.Features.ServeA2A == nil {
-				return exitCode(handOver(s, f, "mm serve --a2a"))
+				return errors.New("mm serve: this build of mm has no A2A server (cmd/mm plugs it in)")
 			}
 			return exitCode(runServe(cmd.Context(), end, s, f, sf))
 		},
@@ -75,9 +76,6 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 	cfg, ok := loadConfig(f, s, cwd)
 	if !ok {
 		return 1
-	}
-	if what := s.Features.lacks(cfg); what != "" {
-		return handOver(s, f, what)
 	}
 	if cfg.Model == "" && f.model == "" {
 		fmt.Fprintf(s.ErrOut, "[config error: %s: model: none given — set model: <provider>/<model> in the file, $MM_MODEL or --model]\n", shownPath(cfg.Path))

@@ -9,7 +9,7 @@ import (
 // tools one runtime for the process, which both share: a module compiles
 // once. It is nil when the configuration has neither, so that nothing of
 // wazero is set up for a configuration that does not need it, and in a
-// binary without wasm (mm hands such a configuration to mm-full). The
+// build without wasm (a test's). The
 // modules start loading in the background at once, so that their first run
 // overlaps the model's first answer.
 func wasmRuntime(feat Features, cfg *mmconfigs.Config) WasmRuntime {

@@ -1,8 +1,7 @@
 // Package otlp exports mm's spans over OTLP/HTTP with the OpenTelemetry
-// SDK, when the standard OTEL_* variables ask for it. Only mm-full links
-// it: the SDK's packages would initialise at every start of mm, traced or
-// not, so mm hands a traced run over to mm-full (docs/explanation/
-// performance.md, "Two binaries").
+// SDK, when the standard OTEL_* variables ask for it. It is the one package
+// of mm that imports the SDK; cmd/mm plugs it in (cli.Features), and it
+// starts nothing unless the variables ask for an export.
 //
 // The exporter is mm's own, OTLP/HTTP with JSON encoding (export.go): the
 // official one links google.golang.org/protobuf and gRPC's status types
