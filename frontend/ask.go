@@ -27,6 +27,9 @@ type AskOptions struct {
 	// Format is what stdout gets: the answer (FormatText, the default) or
 	// JSON.
 	Format OutputFormat
+	// Info is what the JSON output says of the run: its session, what was
+	// resumed.
+	Info RunInfo
 }
 
 // askSink streams the asked agent's answer to stdout, or holds it back, and
@@ -169,19 +172,19 @@ func askJSON(ctx context.Context, question string, opts AskOptions) int {
 	s, err := opts.Session(j)
 	if err != nil {
 		ReportError(opts.Stderr, err)
-		j.finish("", err, 1)
+		j.finish("", err, 1, opts.Info)
 		return 1
 	}
 	defer s.Close()
 	j.mu.Lock()
 	j.holdText = s.HoldsAskAnswer()
 	j.mu.Unlock()
-	j.begin(s.Model(), opts.Agent)
+	j.begin(s, opts.Agent, opts.Info)
 	read, err := s.Ask(ctx, opts.Agent, question, opts.WithContext, opts.Transcript)
 	code := 0
 	if err != nil {
 		code = 1
 	}
-	j.finish(read, err, code)
+	j.finish(read, err, code, opts.Info)
 	return code
 }

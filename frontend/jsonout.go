@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -30,7 +31,7 @@ const (
 
 // OutputSchema names the version of the JSON output: it changes when a
 // field changes meaning or goes away, not when one is added.
-const OutputSchema = "mm.output/1"
+const OutputSchema = "mm.output/2"
 
 // ParseOutputFormat reads --output-format's value.
 func ParseOutputFormat(s string) (OutputFormat, error) {
@@ -43,12 +44,21 @@ func ParseOutputFormat(s string) (OutputFormat, error) {
 
 // The objects of the JSON output, field for field as the schema has them.
 type (
-	jsonStart struct {
-		Type   string `json:"type"`
-		Schema string `json:"schema"`
-		Mode   string `json:"mode"`
-		Model  string `json:"model,omitempty"`
-		Ask    string `json:"ask,omitempty"`
+	// jsonInit is stream-json's first line, shaped as Claude Code's
+	// {"type":"system","subtype":"init"} event so that a script written for
+	// it finds the session, model, tools and folder where it looks.
+	jsonInit struct {
+		Type      string   `json:"type"`
+		Subtype   string   `json:"subtype"`
+		Schema    string   `json:"schema"`
+		Mode      string   `json:"mode"`
+		SessionID *string  `json:"session_id"`
+		Model     string   `json:"model,omitempty"`
+		Ask       string   `json:"ask,omitempty"`
+		Tools     []string `json:"tools"`
+		Agents    []string `json:"agents"`
+		Cwd       string   `json:"cwd"`
+		Version   string   `json:"mm_version"`
 	}
 	jsonText struct {
 		Type  string `json:"type"`
@@ -106,21 +116,30 @@ type (
 		Summarised int    `json:"summarised"`
 		Line       string `json:"line"`
 	}
+	// jsonUsage takes Claude Code's names for the token counts; the rest
+	// is mm's own.
 	jsonUsage struct {
+		InputTokens     int     `json:"input_tokens"`
+		OutputTokens    int     `json:"output_tokens"`
 		ModelCalls      int     `json:"modelCalls"`
 		Reported        int     `json:"reported"`
-		InputTokens     int     `json:"inputTokens"`
-		OutputTokens    int     `json:"outputTokens"`
 		TokensPerSecond float64 `json:"tokensPerSecond"`
 	}
+	// jsonResult is the last line. The fields that mean what Claude Code's
+	// result means take its names (type, subtype, is_error, result,
+	// session_id, num_turns, duration_ms, usage); mm's own facts keep theirs.
 	jsonResult struct {
 		Type       string       `json:"type"`
+		Subtype    string       `json:"subtype"`
 		Schema     string       `json:"schema"`
 		Mode       string       `json:"mode"`
-		Answer     string       `json:"answer"`
+		IsError    bool         `json:"is_error"`
+		Result     string       `json:"result"`
+		SessionID  *string      `json:"session_id"`
+		NumTurns   int          `json:"num_turns"`
+		DurationMs int64        `json:"duration_ms"`
 		Error      *string      `json:"error"`
 		ExitCode   int          `json:"exitCode"`
-		DurationMs int64        `json:"durationMs"`
 		Usage      *jsonUsage   `json:"usage"`
 		ToolCalls  []jsonTool   `json:"toolCalls"`
 		Hooks      []jsonHook   `json:"hooks"`
@@ -204,27 +223,74 @@ func terminalSafe(b []byte) []byte {
 	return out
 }
 
-// begin opens the stream once the session is ready.
-func (j *jsonSink) begin(model, ask string) {
+// RunInfo is what the JSON output says of the run besides its events:
+// the session it is saved as, and what stream-json's init line names.
+type RunInfo struct {
+	// SessionID is the saved session's id, read when the run starts and
+	// ends ("" when nothing is saved: --no-save, or no sessions folder).
+	SessionID func() string
+	// Version is mm's; Cwd the session's folder.
+	Version, Cwd string
+	// Say is the lines that tell what was resumed: notices of the JSON
+	// output, so that stderr stays empty.
+	Say string
+}
+
+func (i RunInfo) sessionID() *string {
+	if i.SessionID == nil {
+		return nil
+	}
+	if id := i.SessionID(); id != "" {
+		return &id
+	}
+	return nil
+}
+
+// begin opens the stream once the session is ready: the init line, then
+// what was resumed.
+func (j *jsonSink) begin(s *orchestrator.Session, ask string, info RunInfo) {
 	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.write(jsonStart{Type: "start", Schema: OutputSchema, Mode: j.res.Mode, Model: model, Ask: ask})
+	j.write(jsonInit{Type: "system", Subtype: "init", Schema: OutputSchema, Mode: j.res.Mode,
+		SessionID: info.sessionID(), Model: s.Model(), Ask: ask,
+		Tools: nonNil(s.Tools()), Agents: nonNil(s.Agents()), Cwd: info.Cwd, Version: info.Version})
+	j.mu.Unlock()
+	for _, line := range strings.Split(info.Say, "\n") {
+		if line != "" {
+			j.Emit(orchestrator.Notice{Kind: orchestrator.NoticeInfo, Text: line})
+		}
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // finish writes the result: the last line of stream-json, the one object
 // of json.
-func (j *jsonSink) finish(answer string, err error, code int) {
+func (j *jsonSink) finish(answer string, err error, code int, info RunInfo) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.res.Answer, j.res.ExitCode = answer, code
+	j.res.Result, j.res.ExitCode, j.res.IsError = answer, code, code != 0
+	j.res.Subtype = "success"
+	if code != 0 {
+		j.res.Subtype = "error_during_execution"
+	}
 	if err != nil {
 		msg := err.Error()
 		j.res.Error = &msg
 	}
+	j.res.SessionID = info.sessionID()
 	j.res.DurationMs = time.Since(j.start).Milliseconds()
 	if u := j.usage; u.Calls > 0 {
 		j.res.Usage = &jsonUsage{ModelCalls: u.Calls, Reported: u.Reported, InputTokens: u.InputTokens,
 			OutputTokens: u.OutputTokens, TokensPerSecond: roundRate(u.TokensPerSecond())}
+	}
+	j.res.NumTurns = j.usage.Calls
+	if j.res.Mode == "ask" && len(j.res.Asks) > 0 {
+		j.res.NumTurns = 1 // one hand-off, and no model call of this agent's
 	}
 	j.line(j.res)
 }

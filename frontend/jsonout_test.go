@@ -38,7 +38,7 @@ func TestJSONToolCalls(t *testing.T) {
 	if out.Len() != 0 {
 		t.Fatalf("json wrote before the end: %s", out.Bytes())
 	}
-	j.finish("done", nil, 0)
+	j.finish("done", nil, 0, RunInfo{})
 	var res struct {
 		ToolCalls []map[string]any `json:"toolCalls"`
 	}
@@ -65,7 +65,7 @@ func TestJSONCompressed(t *testing.T) {
 	var out bytes.Buffer
 	j := newJSONSink(&out, FormatStreamJSON, "print")
 	j.Emit(orchestrator.Compressed{Before: 14200, After: 2100, Trimmed: 2, Summarised: 8})
-	j.finish("done", nil, 0)
+	j.finish("done", nil, 0, RunInfo{})
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := `{"type":"compressed","before":14200,"after":2100,"trimmed":2,"summarised":8,"line":"⚙ context compressed: 14,200 → 2,100 tokens"}`
 	if lines[0] != want {

@@ -78,7 +78,7 @@ type completionSource interface {
 // lineCommands are the slash commands the line mode offers, and its keys.
 func lineCommands() orchestrator.CommandSet {
 	return orchestrator.CommandSet{
-		Local: []string{orchestrator.CommandUsage, orchestrator.CommandAbort, orchestrator.CommandExit},
+		Local: []string{orchestrator.CommandUsage, orchestrator.CommandHistory, orchestrator.CommandAbort, orchestrator.CommandExit},
 		Keys: map[string]string{
 			orchestrator.CommandAbort: "or Ctrl-C",
 			orchestrator.CommandExit:  "or Ctrl-D",
@@ -153,6 +153,8 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 	for _, w := range s.Warnings() {
 		fmt.Fprintln(opts.Stdout, "⚠ "+w)
 	}
+	// A resumed session shows its last turns.
+	r.showConversation(s, RecentTurns)
 
 	cmds := lineCommands()
 	// failed says a turn failed or a command was refused.
@@ -183,6 +185,8 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 				return exit()
 			case orchestrator.CommandUsage:
 				fmt.Fprintln(opts.Stdout, sp.usage())
+			case orchestrator.CommandHistory:
+				r.showConversation(s, 0)
 			case orchestrator.CommandAbort:
 				// An /abort read while a turn runs cancels it (turnInput).
 				fmt.Fprintln(opts.Stdout, "(no turn is running)")
@@ -196,6 +200,9 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 						return
 					}
 					sp.Emit(ev)
+					if reply, ok := ev.(orchestrator.CommandReply); ok && reply.Command == "resume" {
+						r.showConversation(s, RecentTurns)
+					}
 				})
 			}
 			continue

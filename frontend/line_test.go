@@ -111,6 +111,7 @@ Type a question and press Enter. Commands:
   /compact                             compress the conversation now, to fit the model's window
   /sessions                            list this folder's saved sessions
   /resume <id>                         go on with a saved session
+  /history                             show the whole conversation again
   /abort                               cancel the running turn (or Ctrl-C)
   /help                                this list
   /exit                                leave (or Ctrl-D)
@@ -144,7 +145,7 @@ func TestLineCommands(t *testing.T) {
 func TestLineUnknownCommand(t *testing.T) {
 	f := &fakeSession{commands: []orchestrator.Command{{Name: "ask"}, {Name: "ask-expert"}, {Name: "ask-with-context-expert"}}}
 	code, stdout, stderr := runFakeLine(t, f, "/hlep\n/etc/hosts?\n")
-	wantErr := "mm: unknown command /hlep (known: /ask, /ask-expert, /ask-with-context-expert, /mcp, /usage, /clear, /compact, /sessions, /resume, /abort, /help, /exit); to ask the model about it, start the line with another word\n"
+	wantErr := "mm: unknown command /hlep (known: /ask, /ask-expert, /ask-with-context-expert, /mcp, /usage, /clear, /compact, /sessions, /resume, /history, /abort, /help, /exit); to ask the model about it, start the line with another word\n"
 	wantOut := "mm test | model: fake\n🤖 answer to /etc/hosts?\n⚙ 0 command(s)\n"
 	if code != 1 || stdout != wantOut || stderr != wantErr {
 		t.Errorf("exit %d\nstdout %q\nwant   %q\nstderr %q\nwant   %q", code, stdout, wantOut, stderr, wantErr)

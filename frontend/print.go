@@ -22,6 +22,9 @@ type PrintOptions struct {
 	// Format is what stdout gets: the answer (FormatText, the default) or
 	// JSON.
 	Format OutputFormat
+	// Info is what the JSON output says of the run: its session, what was
+	// resumed.
+	Info RunInfo
 }
 
 // Print runs one turn on question: the answer streams to stdout; tool lines,
@@ -65,11 +68,11 @@ func printJSON(ctx context.Context, question string, opts PrintOptions) int {
 	s, err := opts.Session(j)
 	if err != nil {
 		ReportError(opts.Stderr, err)
-		j.finish("", err, 1)
+		j.finish("", err, 1, opts.Info)
 		return 1
 	}
 	defer s.Close()
-	j.begin(s.Model(), "")
+	j.begin(s, "", opts.Info)
 	for _, w := range s.Warnings() {
 		j.Emit(orchestrator.Notice{Kind: orchestrator.NoticeWarning, Text: "mm: " + w})
 	}
@@ -81,6 +84,6 @@ func printJSON(ctx context.Context, question string, opts PrintOptions) int {
 	j.mu.Lock()
 	answer := j.answer
 	j.mu.Unlock()
-	j.finish(answer, err, code)
+	j.finish(answer, err, code, opts.Info)
 	return code
 }

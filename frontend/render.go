@@ -197,6 +197,10 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 	case orchestrator.CommandReply:
 		r.closeLine()
 		fmt.Fprintln(r.out, e.Text)
+	case orchestrator.UserText:
+		// A question of a conversation shown again, as it was typed.
+		r.closeLine()
+		r.say(r.out, "", "› "+strings.ReplaceAll(e.Text, "\n", "\n  "))
 	case orchestrator.Compressed:
 		r.closeLine()
 		r.say(r.side, sgrDim, e.Line())

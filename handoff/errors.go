@@ -3,6 +3,8 @@ package handoff
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mm-agent/mm/internal/suggest"
 )
 
 // UnknownAgentError is an ask to a name mmConfigs does not have. A caller
@@ -14,13 +16,14 @@ type UnknownAgentError struct {
 	Known []string
 }
 
-// Error names the agent and the ones mmConfigs has, or says to add mmConfigs.
+// Error names the agent and the ones mmConfigs has, or says to add
+// mmConfigs; then the one it probably meant.
 func (e *UnknownAgentError) Error() string {
 	k := strings.Join(e.Known, ", ")
 	if k == "" {
 		k = "none: add mmConfigs to the configuration"
 	}
-	return fmt.Sprintf("no agent %q in mmConfigs (known: %s)", e.Name, k)
+	return fmt.Sprintf("no agent %q in mmConfigs (known: %s)", e.Name, k) + suggest.DidYouMean(e.Name, e.Known)
 }
 
 // DepthError is an ask that would run deeper than maxAskDepth. A caller

@@ -34,7 +34,7 @@ func TestValidationMessages(t *testing.T) {
 		name, src, want string
 	}{
 		{"unknown event", "hooks:\n  preToolcall:\n    - command: x\n",
-			`hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)`},
+			`hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk) (did you mean "preToolCall"?)`},
 		{"no command no wasm", "hooks:\n  preGeneration:\n    - timeout: 5s\n",
 			`hooks.preGeneration[0]: command must not be empty (or wasm: a module)`},
 		{"blank command", "hooks:\n  postAsk:\n    - command: x\n    - command: '   '\n",
@@ -202,7 +202,7 @@ func TestParseEvent(t *testing.T) {
 		}
 	}
 	_, err := ParseEvent("pretoolcall")
-	want := `unknown event "pretoolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)`
+	want := `unknown event "pretoolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk) (did you mean "preToolCall"?)`
 	if err == nil || err.Error() != want {
 		t.Errorf("ParseEvent(pretoolcall) error %v, want %q", err, want)
 	}

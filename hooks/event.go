@@ -1,6 +1,10 @@
 package hooks
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mm-agent/mm/internal/suggest"
+)
 
 // Event is one of the six moments a hook can run at.
 type Event string
@@ -41,7 +45,9 @@ func (e Event) HasMatcher() bool {
 func ParseEvent(name string) (Event, error) {
 	ev := Event(name)
 	if ev.index() < 0 {
-		return "", fmt.Errorf("unknown event %q (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)", name)
+		// The reference's message whole, then the event probably meant.
+		return "", fmt.Errorf("unknown event %q (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)%s", name,
+			suggest.DidYouMean(name, []string{"preGeneration", "preToolCall", "postToolCall", "postGeneration", "preAsk", "postAsk"}))
 	}
 	return ev, nil
 }

@@ -69,7 +69,7 @@ func TestSimulateErrors(t *testing.T) {
 		in   Input
 		want string
 	}{
-		{"pretoolcall", Input{}, `unknown event "pretoolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)`},
+		{"pretoolcall", Input{}, `unknown event "pretoolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk) (did you mean "preToolCall"?)`},
 		{PreToolCall, Input{}, `the preToolCall input needs a "tool" object: {"tool":{"id":"","name":"<tool>","input":{…}}}`},
 		{PostToolCall, Input{Prompt: "x"}, `the postToolCall input needs a "tool" object: {"tool":{"id":"","name":"<tool>","input":{…}}}`},
 		{PreAsk, Input{}, `the preAsk input needs an "ask" object: {"ask":{"agent":"<name>","prompt":"…"}}`},

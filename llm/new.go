@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mm-agent/mm/internal/suggest"
 )
 
 // Provider says where an OpenAI-compatible server listens. It is the
@@ -86,8 +88,9 @@ func New(ref string, opts Options) (Model, error) {
 		p, ok = mergeProvider(p, o), true
 	}
 	if !ok {
-		return nil, fmt.Errorf("model %q: unknown provider %q (known: %s)",
-			ref, provider, strings.Join(knownProviders(opts.Providers), ", "))
+		known := knownProviders(opts.Providers)
+		return nil, fmt.Errorf("model %q: unknown provider %q (known: %s)%s",
+			ref, provider, strings.Join(known, ", "), suggest.DidYouMean(provider, known))
 	}
 	getenv := opts.Getenv
 	if getenv == nil {

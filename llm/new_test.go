@@ -48,11 +48,11 @@ func TestNew(t *testing.T) {
 		{ref: "/qwen3", wantErr: `model "/qwen3": want <provider>/<model>, e.g. ollama/qwen3:8b`},
 		{ref: "ollama/", wantErr: `model "ollama/": want <provider>/<model>, e.g. ollama/qwen3:8b`},
 		{ref: "echo/", wantErr: `model "echo/": want <provider>/<model>, e.g. ollama/qwen3:8b`},
-		{ref: "olama/qwen3:8b", wantErr: `model "olama/qwen3:8b": unknown provider "olama" (known: echo, llamacpp, llmman, lmstudio, ollama, openai, script)`},
+		{ref: "olama/qwen3:8b", wantErr: `model "olama/qwen3:8b": unknown provider "olama" (known: echo, llamacpp, llmman, lmstudio, ollama, openai, script) (did you mean "ollama"?)`},
 		{
 			ref:       "gorq/x",
 			providers: map[string]Provider{"groq": {BaseURL: "https://api.groq.com/openai/v1"}, "ollama": {BaseURL: "http://gpu:11434/v1"}},
-			wantErr:   `model "gorq/x": unknown provider "gorq" (known: echo, groq, llamacpp, llmman, lmstudio, ollama, openai, script)`,
+			wantErr:   `model "gorq/x": unknown provider "gorq" (known: echo, groq, llamacpp, llmman, lmstudio, ollama, openai, script) (did you mean "groq"?)`,
 		},
 		{
 			ref:       "echo/x",

@@ -61,7 +61,7 @@ func TestLoadErrors(t *testing.T) {
 		{"provider window", "providers:\n  mine:\n    baseURL: http://x/v1\n    contextWindow: 8.5\n", `agent.yaml: providers: mine: contextWindow: want a whole number, not "8.5" (line 4)`},
 		{"compressAt too high", "model: echo/x\ncompressAt: 1.5\n", `agent.yaml: compressAt: want a number from 0.3 to 0.95, like 0.8, not 1.5 (line 2)`},
 		{"compressAt percent", "compressAt: 80%\n", `agent.yaml: compressAt: want a number from 0.3 to 0.95, like 0.8, not "80%" (line 1)`},
-		{"hooks event", "hooks:\n  preToolcall: []\n", `agent.yaml: hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)`},
+		{"hooks event", "hooks:\n  preToolcall: []\n", `agent.yaml: hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk) (did you mean "preToolCall"?)`},
 		{"hooks entry", "hooks:\n  preToolCall:\n    - timeout: 1s\n", `agent.yaml: hooks.preToolCall[0]: command must not be empty (or wasm: a module)`},
 		{"skills not a list", "skills: my-skills\n", `agent.yaml: skills: want a list of folders, not "my-skills" (line 1)`},
 		{"skills empty folder", "skills: [a, \"\"]\n", `agent.yaml: skills: [1]: a folder must not be empty`},

@@ -41,6 +41,9 @@ const (
 	CommandExit  = "exit"
 	CommandUsage = "usage"
 	CommandAbort = "abort"
+	// CommandHistory shows the whole conversation again (the line mode,
+	// which shows a resumed session's last turns only).
+	CommandHistory = "history"
 )
 
 // CommandCompact is /compact, which Session.Prompt runs.
@@ -60,6 +63,7 @@ func slashCommands() []SlashCommand {
 		{Name: CommandCompact, Description: "compress the conversation now, to fit the model's window", Turn: true},
 		{Name: "sessions", Description: "list this folder's saved sessions"},
 		{Name: "resume", Usage: "/resume <id>", Description: "go on with a saved session", TakesArg: true},
+		{Name: CommandHistory, Description: "show the whole conversation again", Local: true},
 		{Name: CommandAbort, Description: "cancel the running turn", Local: true},
 		{Name: "help", Description: "this list"},
 		{Name: CommandExit, Description: "leave", Aliases: []string{"quit"}, Local: true},

@@ -88,6 +88,10 @@ func Replay(history []llm.Message) []Event {
 	return evs
 }
 
+// Conversation is the session's history as Replay shows it: what a
+// resumed session shows again.
+func (s *Session) Conversation() []Event { return Replay(s.History()) }
+
 // replayedCall is a saved call and its result as one ToolEnded. A call
 // that did not run says so in the output the orchestrator wrote for it.
 func replayedCall(c llm.ToolCall, result llm.Message) ToolEnded {

@@ -162,6 +162,10 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	switch {
 	case s.ref == "" && !opts.NoModel:
+		if cfg.Path == "" {
+			// A first start: say where to begin.
+			return nil, &ConfigError{Path: path, Msg: "model: none given — mm init writes an agent.yaml for the model server it finds; or try mm without a server: mm --model echo/any"}
+		}
 		return nil, &ConfigError{Path: path, Msg: "model: none given — set model: <provider>/<model> in the file, $MM_MODEL or --model"}
 	case s.ref != "":
 		m, err := llm.New(s.ref, llm.Options{
@@ -240,6 +244,12 @@ func (s *Session) Close() error {
 
 // Model is the session's model reference.
 func (s *Session) Model() string { return s.ref }
+
+// Tools are the names of the tools the model is offered, in their order.
+func (s *Session) Tools() []string { return append([]string(nil), s.order...) }
+
+// Agents are the names of the agents it can ask (mmConfigs), sorted.
+func (s *Session) Agents() []string { return s.cfg.AgentNames() }
 
 func providers(in map[string]mmconfigs.Provider) map[string]llm.Provider {
 	if len(in) == 0 {

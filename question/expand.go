@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mm-agent/mm/internal/regularfile"
+	"github.com/mm-agent/mm/internal/suggest"
 	"github.com/mm-agent/mm/internal/textcut"
 	"github.com/mm-agent/mm/skills"
 )
@@ -235,7 +236,8 @@ func expandSkill(name string, opts Options) (string, error) {
 	case !ok && opts.Skills.Len() == 0:
 		return "", errors.New("no such skill: there are none (a skill is a folder holding a SKILL.md, in .mm/skills/, ~/.config/mm/skills/ or a skills: folder of the configuration)")
 	case !ok:
-		return "", fmt.Errorf("no such skill (known: %s)", strings.Join(opts.Skills.Names(), ", "))
+		names := opts.Skills.Names()
+		return "", fmt.Errorf("no such skill (known: %s)%s", strings.Join(names, ", "), suggest.DidYouMean(name, names))
 	}
 	show := opts.Show
 	if show == nil {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mm-agent/mm/internal/suggest"
 	"github.com/mm-agent/mm/llm"
 )
 
@@ -45,6 +46,26 @@ func Open(dir, idOrPrefix string) (*Saved, error) {
 	return Read(path)
 }
 
+// nearID is the did-you-mean for a prefix no id starts with: the one id
+// whose start is a single slip away from it (a letter changed, dropped,
+// doubled or swapped), when the prefix is long enough to mean one.
+func nearID(p string, ids []string) string {
+	if len(p) < 4 {
+		return ""
+	}
+	var near []string
+	for _, id := range ids {
+		start := id[:min(len(id), len(p))]
+		if suggest.Distance(p, start) <= 1 || len(id) > len(p) && suggest.Distance(p, id[:len(p)+1]) <= 1 {
+			near = append(near, id)
+		}
+	}
+	if len(near) != 1 {
+		return ""
+	}
+	return ` (did you mean "` + near[0] + `"?)`
+}
+
 // Find is the file of dir's session whose id is, or begins with,
 // idOrPrefix.
 func Find(dir, idOrPrefix string) (string, error) {
@@ -67,7 +88,7 @@ func Find(dir, idOrPrefix string) (string, error) {
 	}
 	switch len(match) {
 	case 0:
-		return "", fmt.Errorf("no saved session %q in %s: mm sessions --all lists them", idOrPrefix, dir)
+		return "", fmt.Errorf("no saved session %q in %s: mm sessions --all lists them%s", idOrPrefix, dir, nearID(p, ids))
 	case 1:
 		return filepath.Join(dir, match[0]+".jsonl"), nil
 	}

@@ -51,6 +51,9 @@ type Writer struct {
 	// made says this Writer made its file, which it removes at Close when
 	// nothing was recorded; recorded says something was.
 	made, recorded bool
+	// written runs once, after the first lines reached the file
+	// (WhenWritten).
+	written func()
 	// failing says the last write failed: the caller was told (the
 	// orchestrator warns once), so Close does not say it again.
 	failing bool
@@ -98,6 +101,14 @@ func newWriter(dir string, h Header, create func(string) (file, error)) (*Writer
 // ID is the session's id.
 func (w *Writer) ID() string { return w.header.ID }
 
+// WhenWritten has fn run once, after the first lines of the session reach
+// its file: a session nobody wrote to leaves no trace.
+func (w *Writer) WhenWritten(fn func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.written = fn
+}
+
 // Path is the session's file (which exists once something was written).
 func (w *Writer) Path() string { return w.path }
 
@@ -137,6 +148,11 @@ func (w *Writer) write(encode func([]byte) ([]byte, error)) error {
 	w.recorded = true
 	err = w.flush()
 	w.failing = err != nil
+	if err == nil && w.written != nil {
+		fn := w.written
+		w.written = nil
+		fn()
+	}
 	return err
 }
 

@@ -21,6 +21,19 @@ A consent question is answered by one key: y, n, a or v; Esc is no.`,
 	}
 }
 
+// showConversation puts the session's whole conversation in the
+// transcript, when it has one: a resumed session shows itself.
+func (w *window) showConversation() {
+	c, ok := w.s.(interface{ Conversation() []orchestrator.Event })
+	if !ok {
+		return
+	}
+	for _, ev := range frontend.Shown(c.Conversation(), 0) {
+		w.tr.event(ev)
+	}
+	w.tr.close()
+}
+
 // enter handles Enter: the window's own commands, the session's, or a
 // question (or an /ask… line) for the session.
 func (w *window) enter() {
@@ -55,7 +68,12 @@ func (w *window) enter() {
 	w.scroll = 0
 	if isCommand {
 		// The reply is shown at once, as the session's events are.
-		cmds.Run(cmd, w.s, func(ev orchestrator.Event) { w.message(ev) })
+		cmds.Run(cmd, w.s, func(ev orchestrator.Event) {
+			w.message(ev)
+			if reply, ok := ev.(orchestrator.CommandReply); ok && reply.Command == "resume" {
+				w.showConversation()
+			}
+		})
 		return
 	}
 	if refusal := frontend.UnknownCommand(line, cmds.Words(), w.s.Commands()); refusal != "" {

@@ -58,6 +58,8 @@ func Run(ctx context.Context, opts Options) int {
 	for _, warning := range s.Warnings() {
 		w.tr.notice("⚠ " + warning)
 	}
+	// A resumed session's scrollback holds the whole of it.
+	w.showConversation()
 	w.tr.notice("Type a question and press Enter; /help lists the commands.")
 
 	defer t.leave()

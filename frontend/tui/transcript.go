@@ -184,6 +184,9 @@ func (t *transcript) event(ev orchestrator.Event) {
 		t.add(styleDim, "", "   ", e.Text)
 	case orchestrator.CommandReply:
 		t.notice(e.Text)
+	case orchestrator.UserText:
+		// A question of a conversation shown again.
+		t.question(e.Text)
 	case orchestrator.Compressed:
 		t.add(styleDim, "", "  ", e.Line())
 	case orchestrator.HookRan:

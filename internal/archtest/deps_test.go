@@ -43,11 +43,17 @@ func policy() []allow {
 		// textcut is the one cut of text at a character boundary, jsonkind
 		// the one naming of a JSON value's kind.
 		{pkg: "internal/archtest"}, // this test's package
-		{pkg: "internal/strictyaml"},
+		{pkg: "internal/strictyaml", imports: []string{"internal/suggest"}},
 		{pkg: "internal/regularfile"},
 		{pkg: "internal/proc"},
 		{pkg: "internal/textcut"},
 		{pkg: "internal/jsonkind"},
+		// The one "did you mean": a key, an agent, a provider, an event,
+		// a skill or a session a person misspelt.
+		{pkg: "internal/suggest"},
+		// The hooks reference read into its units, for the tests that hold
+		// it (internal/reference/testdata/rows.tsv); it knows none of mm's parts.
+		{pkg: "internal/reference"},
 		// OpenTelemetry: the spans, the trace context handed to children,
 		// the OTLP/HTTP export (issue 13). It knows none of mm's parts; the
 		// packages below that import it do so where their work crosses a
@@ -84,20 +90,20 @@ func policy() []allow {
 		{pkg: "projectdocs", imports: []string{"internal/regularfile", "internal/textcut"}},
 		// A question's @path and $name lines: files read as regular files,
 		// skills from the skills package.
-		{pkg: "question", imports: []string{"internal/regularfile", "internal/textcut", "skills"}},
+		{pkg: "question", imports: []string{"internal/regularfile", "internal/suggest", "internal/textcut", "skills"}},
 
 		// The scripted model's file is read as a regular file, strictly.
-		{pkg: "llm", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/textcut"}},
+		{pkg: "llm", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/suggest", "internal/textcut"}},
 
 		// Not drawn by the design: the ask carries the conversation sent
 		// along as llm messages (Transcript renders them). A model client
 		// still knows no ask: llm imports no handoff.
-		{pkg: "handoff", imports: []string{"internal/textcut", "llm"}},
+		{pkg: "handoff", imports: []string{"internal/suggest", "internal/textcut", "llm"}},
 
 		// The design's hooks → handoff (the ask object). Not drawn: command
 		// hooks start through internal/proc, like every child of mm; an
 		// entry's unknown key is reported as strictyaml reports it.
-		{pkg: "hooks", imports: []string{"handoff", "internal/jsonkind", "internal/proc", "internal/strictyaml", "internal/textcut", "internal/tracing"}},
+		{pkg: "hooks", imports: []string{"handoff", "internal/jsonkind", "internal/proc", "internal/strictyaml", "internal/suggest", "internal/textcut", "internal/tracing"}},
 
 		// Not drawn: the wasm runner implements hooks.WasmRunner. hooks never
 		// imports it, so that the engine does not link wazero; cmd/mm plugs
@@ -130,7 +136,7 @@ func policy() []allow {
 		// client); a listing cuts the first question as textcut does. It
 		// knows no turn loop: its Writer satisfies orchestrator.Recorder
 		// without importing it.
-		{pkg: "sessions", imports: []string{"internal/textcut", "llm"}},
+		{pkg: "sessions", imports: []string{"internal/suggest", "internal/textcut", "llm"}},
 
 		// The child mm process: its ACP connection, its process, its limits.
 		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut", "internal/tracing"}},

@@ -28,18 +28,3 @@ func TestUnknownKey(t *testing.T) {
 		})
 	}
 }
-
-func TestDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"a", "", 1}, {"", "ab", 2}, {"tool", "tools", 1},
-		{"modle", "model", 1}, {"kitten", "sitting", 3}, {"é", "e", 1},
-	}
-	for _, tt := range tests {
-		if got := distance(tt.a, tt.b); got != tt.want {
-			t.Errorf("distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-}

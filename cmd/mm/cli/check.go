@@ -17,7 +17,8 @@ import (
 // tools, and its agents by command or over ssh started and asked
 // initialize.
 func checkCmd(f *flags, s *streams) *cobra.Command {
-	return &cobra.Command{
+	var strict bool
+	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "validate a configuration and every agent it may ask, recursively",
 		Args:  cobra.NoArgs,
@@ -43,7 +44,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				}
 				return nil
 			}
-			mcpOK, hooksOK, skillsOK, agentsOK, schemasOK := true, true, true, true, true
+			mcpOK, hooksOK, skillsOK, agentsOK, schemasOK, modelOK := true, true, true, true, true, true
 			ok := mmconfigs.Walk(path, cwd, s.Getenv, s.Features.Schemas, func(p string, c *mmconfigs.Config, err error) {
 				if err != nil {
 					frontend.ReportError(errOut, err)
@@ -54,6 +55,16 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				for _, problem := range problems {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, problem)
 					skillsOK = false
+				}
+				warning, err := orchestrator.CheckModel(cmd.Context(), c, s.Getenv)
+				switch {
+				case err != nil:
+					frontend.ReportError(errOut, err)
+					modelOK = false
+				case warning != "":
+					// The server may be started later: a warning, unless --strict.
+					fmt.Fprintf(errOut, "  %s: warning: %s\n", p, warning)
+					modelOK = modelOK && !strict
 				}
 				if s.Features.Schemas == nil {
 					// mm, when mm-full is not installed: the schemas are
@@ -92,12 +103,14 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					fmt.Fprintf(out, "  agent %s (%s): %s%s\n", st.Name, st.Kind, did, who)
 				}
 			})
-			if !ok || !mcpOK || !hooksOK || !skillsOK || !agentsOK || !schemasOK {
+			if !ok || !mcpOK || !hooksOK || !skillsOK || !agentsOK || !schemasOK || !modelOK {
 				return exitCode(1)
 			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 when a model's server does not answer or lacks the model, as for an error")
+	return cmd
 }
 
 // checkSkills finds the skills a session of c would offer, with the

@@ -153,6 +153,7 @@ const startServerHint = `start a local model server, then put one of its models 
   ollama serve; ollama pull qwen3:8b        # ollama/qwen3:8b
   llama-server -m model.gguf --port 8080    # llamacpp/default
   lms server start                          # LM Studio: lmstudio/<model>
+meanwhile, try mm without a server: mm --model echo/any (it answers with your question)
 `
 
 // serverModels is what one server answered.

@@ -26,11 +26,17 @@ var outputSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
 })
 
 // durations are the figures of a run that change from one run to the next.
-var durations = regexp.MustCompile(`"durationMs":[0-9]+`)
+var (
+	durations       = regexp.MustCompile(`"durationMs":[0-9]+`)
+	resultDurations = regexp.MustCompile(`"duration_ms":[0-9]+`)
+	sessionIDs      = regexp.MustCompile(`"session_id":"[^"]+"`)
+	versions        = regexp.MustCompile(`"mm_version":"[^"]+"`)
+)
 
 // cmdOutputSchema checks that every line of a file (or stdout) is an
 // object of the documented JSON output, and writes the lines with their
-// durations set to 0 into a second file, for cmp:
+// durations set to 0, the session's id written ID and mm's version V, into
+// a second file, for cmp (the working folder written $WORK):
 //
 //	outputschema stdout got.jsonl
 func cmdOutputSchema(ts *testscript.TestScript, neg bool, args []string) {
@@ -52,7 +58,12 @@ func cmdOutputSchema(ts *testscript.TestScript, neg bool, args []string) {
 		if err := rs.Validate(v); err != nil {
 			ts.Fatalf("line %d does not match the schema: %v\n%s", i+1, err, line)
 		}
-		out.Write(durations.ReplaceAll(line, []byte(`"durationMs":0`)))
+		line = durations.ReplaceAll(line, []byte(`"durationMs":0`))
+		line = resultDurations.ReplaceAll(line, []byte(`"duration_ms":0`))
+		line = sessionIDs.ReplaceAll(line, []byte(`"session_id":"ID"`))
+		line = versions.ReplaceAll(line, []byte(`"mm_version":"V"`))
+		line = bytes.ReplaceAll(line, []byte(`"cwd":"`+ts.Getenv("WORK")), []byte(`"cwd":"$WORK`))
+		out.Write(line)
 		out.WriteByte('\n')
 	}
 	if err := os.WriteFile(ts.MkAbs(args[1]), out.Bytes(), 0o644); err != nil {

@@ -317,11 +317,17 @@ func (m *mode) sayingResumed(start func(orchestrator.Sink) (*orchestrator.Sessio
 	}
 }
 
-// sayResumed tells on stderr what -p and --ask resumed.
+// sayResumed tells on stderr what -p and --ask resumed; with a JSON
+// output format the notices of the output say it, and stderr stays empty.
 func (m *mode) sayResumed() {
-	if m.say != "" {
+	if m.say != "" && m.format == frontend.FormatText {
 		fmt.Fprintln(m.s.ErrOut, m.say)
 	}
+}
+
+// runInfo is what -p's and --ask's JSON output says of the run.
+func (m *mode) runInfo() frontend.RunInfo {
+	return frontend.RunInfo{SessionID: m.store.id, Version: version(), Cwd: m.cwd, Say: m.say}
 }
 
 // oneQuestion makes Ctrl-C end mm, for the modes that answer one question.
@@ -356,7 +362,7 @@ func (m *mode) runPrint(args []string) int {
 		Session: m.session(false), Stdout: s.Out, Stderr: s.ErrOut,
 		StdoutTerminal: s.OutTerminal,
 		DisplayHooks:   m.cfg.DisplayHooks && !structured, DisplayCommands: m.cfg.DisplayCommands && !structured,
-		Format: m.format,
+		Format: m.format, Info: m.runInfo(),
 	})
 }
 
@@ -382,7 +388,7 @@ func (m *mode) runAsk(args []string) int {
 	opts := frontend.AskOptions{
 		Session: m.session(true), Agent: name, WithContext: withContext, Transcript: transcript,
 		Stdout: s.Out, Stderr: s.ErrOut, StdoutTerminal: s.OutTerminal,
-		Format: m.format,
+		Format: m.format, Info: m.runInfo(),
 	}
 	if s.InTerminal && !withContext {
 		opts.Consent = frontend.TerminalConsent(s.In, s.ErrOut)

@@ -94,7 +94,7 @@ func TestModesInProcess(t *testing.T) {
 		{name: "version", args: []string{"version"}, stdout: versionLine() + "\n"},
 		{name: "--version", args: []string{"--version"}, stdout: versionLine() + "\n"},
 		{name: "hooks run with a bad event", args: []string{"hooks", "run", "preToolcall"}, code: 2,
-			stderr: "mm hooks run: unknown event \"preToolcall\" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)\n"},
+			stderr: "mm hooks run: unknown event \"preToolcall\" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk) (did you mean \"preToolCall\"?)\n"},
 		{name: "hooks run without hooks", stdin: "{}", args: []string{"--config", "hooks.yaml", "hooks", "run", "preGeneration"},
 			stdout: "{\"prompt\":\"\"}\n", stderr: "(no preGeneration hook of hooks.yaml matches)\n"},
 		{name: "check a broken configuration", args: []string{"--config", "broken.yaml", "check"}, code: 1,

@@ -85,11 +85,13 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs testdata/script/*.txtar: one behaviour of the real
-// binary per file.
+// binary per file. MM_UPDATE_SCRIPTS=1 rewrites the files a cmp compares
+// with, to review with git diff.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir:   "testdata/script",
-		Setup: setupScript,
+		Dir:           "testdata/script",
+		Setup:         setupScript,
+		UpdateScripts: os.Getenv("MM_UPDATE_SCRIPTS") != "",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"nochildren":   cmdNoChildren,
 			"outputschema": cmdOutputSchema,

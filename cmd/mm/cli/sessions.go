@@ -62,10 +62,20 @@ func listSessions(dir, cwd string, all bool, now time.Time) (string, error) {
 	} else {
 		fmt.Fprintln(tw, "ID\tAGE\tTURNS\tFIRST QUESTION")
 	}
+	// The session mm --continue takes, in each folder listed.
+	last := map[string]string{}
 	for _, s := range list {
 		first := s.First
 		if s.Problem != "" {
 			first = "cannot be resumed: " + s.Problem
+		}
+		id, seen := last[s.Cwd]
+		if !seen {
+			id, _ = sessions.LastUsed(dir, s.Cwd)
+			last[s.Cwd] = id
+		}
+		if s.ID == id {
+			first += "  ← mm --continue"
 		}
 		if all {
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.ID, age(now.Sub(s.Modified)), s.Turns, s.Cwd, first)
@@ -123,19 +133,19 @@ func newStore(f *flags, s *streams, cfgAbs, model, cwd string, persist bool) (st
 	}
 	id := f.resume
 	if f.cont {
-		latest, ok, err := sessions.Latest(st.dir, cwd)
-		if err != nil {
-			return nil, nil, "", err
-		}
+		last, ok := sessions.LastUsed(st.dir, cwd)
 		if !ok {
-			return nil, nil, "", fmt.Errorf("--continue: no saved session in this folder (%s) to continue: mm sessions --all lists every folder's", cwd)
+			return nil, nil, "", fmt.Errorf("--continue: no session used in this folder (%s) yet: mm sessions lists its sessions, mm --resume <id> goes on with one", cwd)
 		}
-		id = latest.ID
+		id = last
 	}
 	if id != "" {
 		r, _, say, err := st.Resume(id)
 		if err != nil {
 			return nil, nil, "", err
+		}
+		if f.cont {
+			say = "continuing this folder's last session: " + strings.TrimPrefix(say, "resumed session ")
 		}
 		return st, r, say, nil
 	}
@@ -143,6 +153,7 @@ func newStore(f *flags, s *streams, cfgAbs, model, cwd string, persist bool) (st
 		if st.w, err = sessions.Create(st.dir, st.header); err != nil {
 			return nil, nil, "", err
 		}
+		st.markWhenWritten(st.w)
 	}
 	return st, nil, "", nil
 }
@@ -156,6 +167,22 @@ func (st *store) recorder() orchestrator.Recorder {
 		return nil
 	}
 	return st.w
+}
+
+// markWhenWritten makes a new session this folder's last once something
+// of it is saved: a person's session, which mm --continue goes on with.
+func (st *store) markWhenWritten(w *sessions.Writer) {
+	w.WhenWritten(func() { _ = sessions.MarkUsed(st.dir, st.cwd, w.ID()) })
+}
+
+// id is the running session's id: "" when it is not saved.
+func (st *store) id() string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.w == nil {
+		return ""
+	}
+	return st.w.ID()
 }
 
 // List is /sessions.
@@ -194,6 +221,9 @@ func (st *store) Resume(id string) (*orchestrator.Resumed, orchestrator.Recorder
 			_ = st.w.Close()
 		}
 		st.w, rec = w, w
+		if err := sessions.MarkUsed(st.dir, st.cwd, w.ID()); err != nil {
+			lines = append(lines, "mm: "+err.Error())
+		}
 	}
 	return &orchestrator.Resumed{History: saved.History, AskedSessions: saved.AskedSessions}, rec, strings.Join(lines, "\n"), nil
 }

@@ -186,8 +186,10 @@ func TestWindowResume(t *testing.T) {
 		}
 	}
 	term := startTerminal(t, dir, "-tui", "--continue")
-	term.waitFor("resumed session ")
+	term.waitFor("continuing this folder's last session: ")
 	term.waitFor("(1 turn, 2 messages)")
+	// The scrollback holds the conversation it goes on with.
+	term.waitFor("› the second question")
 	m := term.mark()
 	term.send("/sessions\r")
 	term.waitSince(m, "the first question")

@@ -41,13 +41,13 @@ func TestUsageFromTheServer(t *testing.T) {
 		t.Error("the request did not ask for stream_options.include_usage")
 	}
 	var res struct {
-		Answer string          `json:"answer"`
+		Answer string          `json:"result"`
 		Usage  json.RawMessage `json:"usage"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("%v: %s", err, stdout)
 	}
-	want := `{"modelCalls":1,"reported":1,"inputTokens":310,"outputTokens":42,"tokensPerSecond":81.9}`
+	want := `{"input_tokens":310,"output_tokens":42,"modelCalls":1,"reported":1,"tokensPerSecond":81.9}`
 	if string(res.Usage) != want || !strings.HasPrefix(res.Answer, "Hello!") {
 		t.Errorf("answer %q usage %s, want usage %s", res.Answer, res.Usage, want)
 	}
