@@ -236,3 +236,30 @@ hooks:
 		t.Errorf("the compressed history saved is %s", got)
 	}
 }
+
+// TestTokenCountLeavesTheContextsToTheirTurn: the server's count of a
+// turn's last call included the turn's context; once the turn is over the
+// next request is that count without it, so that no compression is made
+// for a context no request holds any more.
+func TestTokenCountLeavesTheContextsToTheirTurn(t *testing.T) {
+	srv := llamatest.Start(llamatest.Options{NCtx: 1 << 20, Reply: echoReply})
+	defer srv.Close()
+	ctx400 := strings.Repeat("x", 400)
+	cfg := hookedConfig(t, `system: You are a test.
+tools: []
+hooks:
+  preGeneration:
+    - command: printf '{"context":"`+ctx400+`"}'
+`, map[string]string{})
+	sink := &recSink{}
+	s := serverSession(t, cfg, srv, sink, nil)
+	if err := s.Prompt(context.Background(), "hello"); err != nil {
+		t.Fatal(err)
+	}
+	u := sink.ended().Usage
+	read := "hello\n\n[context added by a hook]\n" + ctx400
+	contexts := estimateMessage(llm.Message{Content: read}) - estimateMessage(llm.Message{Content: "hello"})
+	if got, want := s.promptTokens(s.toolSpecs()), u.InputTokens+u.OutputTokens-contexts; got != want || contexts != 107 {
+		t.Errorf("after the turn: %d tokens, want the server's count %d less the context's %d", got, u.InputTokens+u.OutputTokens, contexts)
+	}
+}
