@@ -134,8 +134,10 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 		target = 0
 	}
 	msgs := s.History()
-	sent := slices.Clone(msgs) // as the server has it in its cache
-	base := estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.system}}) + estimateSpecs(specs)
+	sent := s.asSent(msgs) // as the server has it in its cache
+	// The turn's contexts are in every request of the turn, not in the
+	// history a compression rewrites.
+	base := estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.system}}) + estimateSpecs(specs) + s.turnContextTokens()
 	guessed := s.windowGuessed()
 	if err := tooLongMessage(msgs, base, size); err != nil && !guessed {
 		return false, err

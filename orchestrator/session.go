@@ -92,8 +92,11 @@ type Session struct {
 	// saveFailing is set while the recorder fails, so that the person is
 	// warned once, not at every message.
 	saveFailing bool
-	always      map[string]bool
-	never       map[string]bool
+	// question is the turn's question with the hooks' contexts; the
+	// history keeps it without them (turn.go).
+	question turnQuestion
+	always   map[string]bool
+	never    map[string]bool
 
 	mcp      tools.MCPTools // nil until servers are started
 	warnings []string

@@ -146,9 +146,10 @@ func (s *Session) runTurn(ctx context.Context, text string, typed bool) error {
 		return err
 	}
 	// The @path and $name lines the person typed are expanded in the
-	// question the hooks left: hooks read it as typed; the model reads,
-	// and the history keeps, the expansion (then the hooks' contexts), so
-	// that later turns send the very same bytes.
+	// question the hooks left: hooks read it as typed; the model reads, and
+	// the history keeps, the expansion — it is the question, and later turns
+	// send the very same bytes. The hooks' contexts follow it in this turn's
+	// model calls only: the history keeps the rewritten question without them.
 	prompt := pg.Prompt
 	if typed {
 		var err error
@@ -158,7 +159,7 @@ func (s *Session) runTurn(ctx context.Context, text string, typed bool) error {
 		}
 	}
 	question := handoff.AppendContexts(prompt, pg.Contexts)
-	answer, err := s.loop(ctx, t, question)
+	answer, err := s.loop(ctx, t, prompt, question)
 	err = describe(ctx, err)
 	errText := ""
 	if err != nil {
@@ -170,11 +171,13 @@ func (s *Session) runTurn(ctx context.Context, text string, typed bool) error {
 }
 
 // loop calls the model and runs its tool calls until it answers. The history
-// keeps the question as the model read it (hook contexts included), so that
-// every later request only appends to this one: a local server reuses its
-// cache only for an identical prefix.
-func (s *Session) loop(ctx context.Context, t *turn, question string) (string, error) {
-	s.appendHistory(llm.Message{Role: llm.RoleUser, Content: question})
+// keeps prompt; every model call of the turn reads question (prompt, then
+// the hooks' contexts) in its place. The next turn's request differs from
+// this turn's from the question on, so a local server reads that part
+// anew once (docs/explanation/performance.md).
+func (s *Session) loop(ctx context.Context, t *turn, prompt, question string) (string, error) {
+	s.appendHistory(llm.Message{Role: llm.RoleUser, Content: prompt})
+	defer s.readWith(prompt, question)()
 	specs := s.toolSpecs()
 	out := s.cfg.StructuredOutput
 	onText := func(chunk string) { s.sink.Emit(Text{Text: chunk}) }
@@ -259,13 +262,15 @@ func (s *Session) callModel(ctx context.Context, t *turn, specs []llm.ToolSpec, 
 }
 
 // requestMessages is the conversation as the model reads it: the system
-// prompt, then the history.
+// prompt, then the history, the turn's question with its contexts.
 func (s *Session) requestMessages() []llm.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	msgs := make([]llm.Message, 0, len(s.history)+1)
 	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.system})
-	return append(msgs, s.history...)
+	msgs = append(msgs, s.history...)
+	s.asRead(msgs[1:])
+	return msgs
 }
 
 // retryText is the message that asks a structuredOutput agent's model once

@@ -27,6 +27,9 @@ type window struct {
 	exact, covered int
 	lastCounted    llm.Message
 	valid          bool
+	// contexts is the estimate of the hooks' contexts the count included:
+	// they were the turn's, and are not in the requests of the next.
+	contexts int
 }
 
 // Estimating text the server has not counted: a token for every
@@ -72,15 +75,16 @@ func estimateSpecs(specs []llm.ToolSpec) int {
 func (s *Session) promptTokens(specs []llm.ToolSpec) int {
 	s.mu.Lock()
 	hist := s.history
+	contexts := s.contextTokens()
 	s.mu.Unlock()
 	w := &s.window
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.valid && w.covered <= len(hist) && w.covered > 0 && sameMessage(hist[w.covered-1], w.lastCounted) {
-		return w.exact + estimateTokens(hist[w.covered:])
+		return w.exact - w.contexts + contexts + estimateTokens(hist[w.covered:])
 	}
 	return estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.system}}) +
-		estimateSpecs(specs) + estimateTokens(hist)
+		estimateSpecs(specs) + estimateTokens(hist) + contexts
 }
 
 // countedCall keeps the server's count of the request just answered, whose
@@ -95,10 +99,12 @@ func (s *Session) countedCall(u llm.Usage) {
 	if n > 0 {
 		last = s.history[n-1]
 	}
+	contexts := s.contextTokens()
 	s.mu.Unlock()
 	w := &s.window
 	w.mu.Lock()
 	w.exact, w.covered, w.lastCounted, w.valid = u.InputTokens+u.OutputTokens, n, last, n > 0
+	w.contexts = contexts
 	w.mu.Unlock()
 }
 

@@ -15,7 +15,7 @@ type style uint8
 
 const (
 	stylePlain    style = iota
-	styleDim            // notices, hook runs, call summaries, past consent questions
+	styleDim            // notices, hook runs, the ⚙ block, call summaries, past consent questions
 	styleQuestion       // the person's questions
 	styleFailed         // failed and denied calls, a turn's error
 	styleAsk            // a consent question waiting for its answer
@@ -287,10 +287,12 @@ func (t *transcript) turnEnded(e orchestrator.TurnEnded) {
 	if e.Err != nil {
 		t.add(styleFailed, "", "   ", "mm: "+e.Err.Error())
 	}
-	t.add(stylePlain, "", "  ", fmt.Sprintf("⚙ %d command(s)", len(e.Commands)))
+	// The ⚙ block is one colour, as in the line mode: the hook runs under
+	// it are notices, dim, and so are the ⚙ line and the commands.
+	t.add(styleDim, "", "  ", fmt.Sprintf("⚙ %d command(s)", len(e.Commands)))
 	if t.displayCommands {
 		for _, c := range e.Commands {
-			t.add(stylePlain, "  $ ", "    ", c)
+			t.add(styleDim, "  $ ", "    ", c)
 		}
 	}
 	if t.displayHooks {

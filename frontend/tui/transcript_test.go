@@ -38,7 +38,7 @@ func TestTranscript(t *testing.T) {
 				orchestrator.Text{Text: "is Paris."},
 				orchestrator.TurnEnded{Answer: "The capital is Paris."},
 			},
-			want: []string{"🤖 The capital is Paris.", "⚙ 0 command(s)"},
+			want: []string{"🤖 The capital is Paris.", "[dim] ⚙ 0 command(s)"},
 		},
 		{
 			name: "a compression is one dim line",
@@ -47,7 +47,7 @@ func TestTranscript(t *testing.T) {
 				orchestrator.Text{Text: "Go on."},
 				orchestrator.TurnEnded{},
 			},
-			want: []string{"[dim] ⚙ context compressed: 14,200 → 2,100 tokens", "🤖 Go on.", "⚙ 0 command(s)"},
+			want: []string{"[dim] ⚙ context compressed: 14,200 → 2,100 tokens", "🤖 Go on.", "[dim] ⚙ 0 command(s)"},
 		},
 		{
 			name: "lines of an answer under its first, blank lines kept, last newline dropped",
@@ -56,7 +56,7 @@ func TestTranscript(t *testing.T) {
 				orchestrator.Text{Text: "b\n"},
 				orchestrator.TurnEnded{},
 			},
-			want: []string{"🤖 a", "   ", "   b", "⚙ 0 command(s)"},
+			want: []string{"🤖 a", "   ", "   b", "[dim] ⚙ 0 command(s)"},
 		},
 		{
 			name:  "tools, a hook's denial and failure report, hooks and commands under ⚙",
@@ -82,8 +82,8 @@ func TestTranscript(t *testing.T) {
 				"[dim]    [denied by a hook: no]",
 				"[dim] 🪝 postToolCall hook `x`: exit status 1",
 				"🤖 Done.",
-				"⚙ 1 command(s)",
-				"  $ bash: ls",
+				"[dim] ⚙ 1 command(s)",
+				"[dim]   $ bash: ls",
 				"[dim]   🪝 1. preToolCall [bash] · g → deny",
 			},
 		},
@@ -92,7 +92,7 @@ func TestTranscript(t *testing.T) {
 			events: []orchestrator.Event{
 				orchestrator.TurnEnded{Commands: []string{"bash: ls"}, Hooks: []string{"🪝 1. preGeneration · h → continue"}},
 			},
-			want: []string{"⚙ 1 command(s)"},
+			want: []string{"[dim] ⚙ 1 command(s)"},
 		},
 		{
 			name: "asked agent indented",
@@ -116,7 +116,7 @@ func TestTranscript(t *testing.T) {
 				"    🤖 expert/checker: deeper",
 				"[dim]    expert answered (12 characters)",
 				"🤖 It is…",
-				"⚙ 1 command(s)",
+				"[dim] ⚙ 1 command(s)",
 			},
 		},
 		{
@@ -132,7 +132,7 @@ func TestTranscript(t *testing.T) {
 				"[dim]    [refused: the person did not allow this call]",
 				"[dim] 🪝 postAsk: expert's answer was replaced",
 				"[failed] mm: cancelled",
-				"⚙ 0 command(s)",
+				"[dim] ⚙ 0 command(s)",
 			},
 		},
 		{
@@ -141,7 +141,7 @@ func TestTranscript(t *testing.T) {
 				orchestrator.Text{Text: "\x1b[2Jhi\tthere\r\n"},
 				orchestrator.TurnEnded{},
 			},
-			want: []string{`🤖 \x1b[2Jhi    there`, "⚙ 0 command(s)"},
+			want: []string{`🤖 \x1b[2Jhi    there`, "[dim] ⚙ 0 command(s)"},
 		},
 	}
 	for _, tt := range tests {
