@@ -157,6 +157,11 @@ func testCancel(t *testing.T, tc cancelCase) {
 		}
 	}
 	waitFor("started")
+	// The turn is past its preGeneration hook once the hook is reaped: a
+	// signal before that would cancel the hook as well.
+	if !mustend.Eventually(10*time.Second, func() bool { return len(processesMatching("touch started", dir)) == 0 }) {
+		stop("the preGeneration hook still runs 10 s after it started")
+	}
 	if err := cmd.Process.Signal(tc.first); err != nil {
 		t.Fatal(err)
 	}
