@@ -144,6 +144,7 @@ func testCancel(t *testing.T, tc cancelCase) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { cmd.Process.Kill() }) // a test that stops early leaves nothing running
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	stop := func(why string) {
@@ -156,12 +157,7 @@ func testCancel(t *testing.T, tc cancelCase) {
 			stop(name + " did not appear within 10 s")
 		}
 	}
-	waitFor("started")
-	// The turn is past its preGeneration hook once the hook is reaped: a
-	// signal before that would cancel the hook as well.
-	if !mustend.Eventually(10*time.Second, func() bool { return len(processesMatching("touch started", dir)) == 0 }) {
-		stop("the preGeneration hook still runs 10 s after it started")
-	}
+	turnStarted(t, dir)
 	if err := cmd.Process.Signal(tc.first); err != nil {
 		t.Fatal(err)
 	}
