@@ -26,7 +26,8 @@ const exitGrace = time.Second
 // it always does. If mm has not exited exitGrace later, or at a second
 // signal, everything mm started is killed and reaped and mm exits. Either
 // way its exit status is 128 plus the signal's number, as a shell reports
-// a command a signal ended.
+// a command a signal ended. The one exception is SIGINT in mm -p and
+// mm --ask, which cancels their turn only (interrupts).
 type ending struct {
 	sigs   chan os.Signal
 	cancel context.CancelFunc
