@@ -86,6 +86,30 @@ func (c *Config) Count() int {
 	return n
 }
 
+// AfterCancel is the longest the hooks that outlive a cancelled turn —
+// postGeneration and postAsk (see cancellable) — may run once it is
+// cancelled: the sum of their timeouts, each chain running once.
+func (c *Config) AfterCancel() time.Duration {
+	var d time.Duration
+	for _, ev := range Events {
+		if ev.cancellable() {
+			continue
+		}
+		for _, e := range c.Entries(ev) {
+			d += e.timeout()
+		}
+	}
+	return d
+}
+
+// timeout bounds one run of e.
+func (e *Entry) timeout() time.Duration {
+	if e.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return e.Timeout
+}
+
 // Summary is the banner's hooks part without its label:
 // "preGeneration×2 preToolCall×1", events in the reference's order, or "".
 func (c *Config) Summary() string {

@@ -209,3 +209,30 @@ func TestParseEvent(t *testing.T) {
 		t.Errorf("ParseEvent(pretoolcall) error %v, want %q", err, want)
 	}
 }
+
+// TestAfterCancel: the time the hooks that outlive a cancelled turn may
+// take is the sum of the postGeneration and postAsk timeouts, the default
+// for an entry that gives none; the other events' hooks are cancelled with
+// the turn and count for nothing.
+func TestAfterCancel(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      time.Duration
+	}{
+		{"no hooks", "hooks: {}\n", 0},
+		{"cancelled with the turn", "hooks:\n  preGeneration:\n    - {command: a, timeout: 5s}\n" +
+			"  preToolCall:\n    - {command: a}\n  postToolCall:\n    - {command: a}\n  preAsk:\n    - {command: a}\n", 0},
+		{"post hooks", "hooks:\n  preGeneration:\n    - {command: a, timeout: 5s}\n" +
+			"  postGeneration:\n    - {command: a}\n    - {command: b, timeout: 2s}\n  postAsk:\n    - {command: c, timeout: 1500ms}\n",
+			DefaultTimeout + 3500*time.Millisecond},
+	}
+	for _, tt := range tests {
+		cfg, err := loadConfig(t, t.TempDir(), tt.src)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := cfg.AfterCancel(); got != tt.want {
+			t.Errorf("%s: AfterCancel() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

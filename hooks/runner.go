@@ -32,10 +32,7 @@ type WasmRunner interface {
 // base is the chain's context: cancelling it is "cancelled", the entry's
 // timeout running out is "timed out after …".
 func (e *Engine) exec(base context.Context, ev Event, en *Entry, input []byte) ([]byte, string) {
-	timeout := en.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
+	timeout := en.timeout()
 	ctx, cancel := context.WithTimeout(base, timeout)
 	defer cancel()
 

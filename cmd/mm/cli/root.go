@@ -321,10 +321,12 @@ func (m *mode) runInfo() frontend.RunInfo {
 	return frontend.RunInfo{SessionID: m.store.id, Version: version(), Cwd: m.cwd, Say: m.say}
 }
 
-// oneQuestion makes Ctrl-C end mm, for the modes that answer one question.
+// oneQuestion makes Ctrl-C end the one turn of the modes that answer one
+// question, and mm once its postGeneration and postAsk hooks have run (see
+// ending.interrupts): the session and its turn run under m.ctx.
 func (m *mode) oneQuestion() {
 	if m.end != nil {
-		m.end.also(os.Interrupt)
+		m.ctx = m.end.interrupts(m.ctx, m.cfg.Hooks.AfterCancel())
 	}
 }
 

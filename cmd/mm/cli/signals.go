@@ -26,7 +26,8 @@ const exitGrace = time.Second
 // it always does. If mm has not exited exitGrace later, or at a second
 // signal, everything mm started is killed and reaped and mm exits. Either
 // way its exit status is 128 plus the signal's number, as a shell reports
-// a command a signal ended.
+// a command a signal ended. The one exception is SIGINT in mm -p and
+// mm --ask, which cancels their turn only (interrupts).
 type ending struct {
 	sigs   chan os.Signal
 	cancel context.CancelFunc
@@ -35,6 +36,11 @@ type ending struct {
 
 	mu  sync.Mutex
 	got syscall.Signal // the first signal; 0 while none came
+	// turn cancels the one turn of mm -p or mm --ask, which a first SIGINT
+	// ends instead of mm (interrupts); post is how long its post hooks may
+	// run after it.
+	turn context.CancelFunc
+	post time.Duration
 }
 
 // watchEndings starts watching sigs, for the life of mm; ctx is cancelled
@@ -69,6 +75,22 @@ func (e *ending) wait() {
 // also adds sigs to the signals that end mm.
 func (e *ending) also(sigs ...os.Signal) { signal.Notify(e.sigs, sigs...) }
 
+// interrupts makes SIGINT end the one turn of mm -p or mm --ask, run under
+// the context it returns (ctx's child), rather than mm at once: the hooks
+// reference has postGeneration and postAsk run after a Ctrl-C, bounded by
+// their timeouts, whose sum is post. mm exits with 130 once they have run,
+// or exitGrace after post at the latest; a second signal (another Ctrl-C,
+// SIGTERM, SIGHUP) ends everything at once. SIGTERM and SIGHUP first end mm
+// as they always do.
+func (e *ending) interrupts(ctx context.Context, post time.Duration) context.Context {
+	ctx, cancel := context.WithCancel(ctx)
+	e.mu.Lock()
+	e.turn, e.post = cancel, post
+	e.mu.Unlock()
+	signal.Notify(e.sigs, os.Interrupt)
+	return ctx
+}
+
 // watch runs until mm exits: by the end of main, or by exitNow.
 func (e *ending) watch() {
 	var late <-chan time.Time
@@ -78,6 +100,11 @@ func (e *ending) watch() {
 			if !e.record(s) {
 				e.exitNow() // a second signal: at once
 			}
+			if cancelTurn, post := e.interrupted(s); cancelTurn != nil {
+				cancelTurn()
+				late = time.After(exitGrace + post)
+				continue
+			}
 			e.cancel()
 			late = time.After(exitGrace)
 		case <-late:
@@ -86,6 +113,17 @@ func (e *ending) watch() {
 			e.exitNow()
 		}
 	}
+}
+
+// interrupted returns what cancels the one turn, and how long its post
+// hooks may run, when s is a SIGINT that ends a turn rather than mm.
+func (e *ending) interrupted(s os.Signal) (context.CancelFunc, time.Duration) {
+	if s != os.Interrupt {
+		return nil, 0
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.turn, e.post
 }
 
 // record keeps s if it is the first signal, and says so.

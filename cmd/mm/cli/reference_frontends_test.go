@@ -1,0 +1,103 @@
+//go:build linux
+
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mm-agent/mm/internal/mustend"
+)
+
+// TestReferencePostHooksAfterFrontEndCancel holds the hooks reference's
+// "postGeneration and postAsk are not cancelled with the turn: they run
+// after a cancellation too (Escape, Ctrl-C, /abort), bounded by their
+// timeout" in the front ends that cancel a turn and go on: the line mode
+// (Ctrl-C, /abort), the window (Escape) and mm -acp (session/cancel). The
+// 1.5 s postGeneration hook runs to its end, reading error "cancelled",
+// before the turn is over: before the line mode and the window say
+// "mm: cancelled", before the editor's prompt is answered "cancelled".
+func TestReferencePostHooksAfterFrontEndCancel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a 1.5 s hook in four real front ends: not in the -short lane")
+	}
+	files := map[string]string{
+		"agent.yaml": "model: script/" + slowModel + "\nhooks:\n" + started +
+			"  postGeneration:\n    - command: 'sleep 1.5; cat > post.json'\n      timeout: 5s\n",
+		slowModel: slowScript,
+	}
+	want := `{"event":"postGeneration","cwd":"$WORK","model":"script/slow.s.yaml","prompt":"take your time","error":"cancelled"}` + "\n"
+	// ran fails unless the hook has run to its end, on the cancelled turn.
+	ran := func(t *testing.T, dir, when string) {
+		t.Helper()
+		got, err := os.ReadFile(filepath.Join(dir, "post.json"))
+		if err != nil {
+			t.Fatalf("%s, the postGeneration hook has not run to its end: %v", when, err)
+		}
+		if w := strings.ReplaceAll(want, "$WORK", dir); string(got) != w {
+			t.Errorf("the postGeneration hook read\n%s\nwant\n%s", got, w)
+		}
+	}
+
+	terminalCases := []struct {
+		name   string
+		args   []string
+		ready  string // what the front end shows once it reads a question
+		cancel string // what the person types while the turn runs
+	}{
+		{"line/Ctrl-C", nil, "› ", "\x03"},
+		{"line//abort", nil, "› ", "/abort\r"},
+		{"window/Escape", []string{"-tui"}, "idle · Enter sends", "\x1b"},
+	}
+	for _, tc := range terminalCases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			writeFiles(t, dir, files)
+			term := startTerminal(t, dir, tc.args...)
+			term.waitFor(tc.ready)
+			term.send("take your time\r")
+			turnStarted(t, dir)
+			m := term.mark()
+			term.send(tc.cancel)
+			term.waitSince(m, "mm: cancelled")
+			ran(t, dir, `when the turn said "mm: cancelled"`)
+			term.send("/exit\r")
+			term.waitExit()
+		})
+	}
+
+	t.Run("acp/session/cancel", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		e := startRawEditor(t, dir, files)
+		s := e.session(dir)
+		id := e.prompt(s, "take your time")
+		turnStarted(t, dir)
+		e.send("session/cancel", map[string]any{"sessionId": s}, false)
+		r := e.until(id, nil)
+		var res struct {
+			StopReason string `json:"stopReason"`
+		}
+		if r.Error != nil || json.Unmarshal(r.Result, &res) != nil || res.StopReason != "cancelled" {
+			t.Fatalf("the prompt was answered %s (error %v), want stop reason cancelled", r.Result, r.Error)
+		}
+		ran(t, dir, "when the prompt was answered")
+	})
+}
+
+// turnStarted waits until the turn is past its preGeneration hook (the
+// hook has made "started" and been reaped): a cancellation before that
+// would cancel the hook as well.
+func turnStarted(t *testing.T, dir string) {
+	t.Helper()
+	if !mustend.Eventually(10*time.Second, func() bool {
+		return fileExists(filepath.Join(dir, "started")) && len(processesMatching("touch started", dir)) == 0
+	}) {
+		t.Fatal("the turn did not start within 10 s")
+	}
+}
