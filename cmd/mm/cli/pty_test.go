@@ -93,6 +93,9 @@ func (term *terminal) send(s string) {
 // prompt, an answer, Ctrl-C cancelling a slow turn while mm stays usable,
 // and /exit.
 func TestLineModeTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of waiting: the full lane runs it")
+	}
 	dir := t.TempDir()
 	files := map[string]string{
 		"agent.yaml": "model: script/script.yaml\n",

@@ -478,6 +478,9 @@ func TestTraceBadVariables(t *testing.T) {
 // for tracing.FlushBound at most, with one line saying the spans were not
 // sent.
 func TestTraceDeadCollector(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of waiting: the full lane runs it")
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -530,6 +533,9 @@ func TestTraceDeadCollector(t *testing.T) {
 // TestTraceSignal: Ctrl-C during a turn ends it, and its spans — the turn
 // and the model call, failed as cancelled — are sent on the way out.
 func TestTraceSignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of waiting: the full lane runs it")
+	}
 	recv := newOTLPReceiver(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{

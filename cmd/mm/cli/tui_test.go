@@ -36,6 +36,9 @@ func (term *terminal) waitSince(mark int, text string) {
 // hook denied, a slow turn cancelled with Escape, a resize, and /exit,
 // which leaves the alternate screen.
 func TestWindowTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of waiting: the full lane runs it")
+	}
 	dir := t.TempDir()
 	files := map[string]string{
 		"agent.yaml": `model: script/script.yaml
