@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -22,6 +23,9 @@ func Compile(schema json.RawMessage) (mmconfigs.Validator, error) {
 	if err := json.Unmarshal(schema, &s); err != nil {
 		return nil, fmt.Errorf("not a valid JSON Schema: %s", decodeError(err))
 	}
+	if err := checkBounds(schema); err != nil {
+		return nil, fmt.Errorf("not a valid JSON Schema: %w", err)
+	}
 	rs, err := s.Resolve(nil)
 	if err != nil {
 		msg := strings.TrimPrefix(firstLine(err.Error()), "jsonschema.Schema: ")
@@ -33,13 +37,27 @@ func Compile(schema json.RawMessage) (mmconfigs.Validator, error) {
 // validator is a resolved schema whose errors fit on one line.
 type validator struct{ rs *jsonschema.Resolved }
 
+// MaxValidate bounds one check of a value: the schema's own bound
+// (MaxApplied) keeps it to milliseconds for an answer of any sane size, and
+// this keeps a turn from hanging on one that is not.
+const MaxValidate = 5 * time.Second
+
 // Validate's error is jsonschema-go's first line: "validating root:
 // required: missing properties: ["temp"]".
 func (v validator) Validate(instance any) error {
-	if err := v.rs.Validate(instance); err != nil {
-		return fmt.Errorf("%s", firstLine(err.Error()))
+	done := make(chan error, 1)
+	go func() { done <- v.rs.Validate(instance) }()
+	timer := time.NewTimer(MaxValidate)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("%s", firstLine(err.Error()))
+		}
+		return nil
+	case <-timer.C:
+		return fmt.Errorf("checking the value against the schema took longer than %s: simplify the schema", MaxValidate)
 	}
-	return nil
 }
 
 // decodeError words jsonschema-go's decoding error without the Go types
