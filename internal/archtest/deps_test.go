@@ -66,7 +66,7 @@ func policy() []allow {
 		{pkg: "internal/fakegemini"},
 		{pkg: "internal/llamatest"},
 		// A real Ollama, started for a test (test/ollama builds it).
-		{pkg: "internal/ollamatest", imports: []string{"internal/mustend"}},
+		{pkg: "internal/ollamatest"},
 		{pkg: "internal/proc/proctest", imports: []string{"internal/proc"}},
 
 		// The example hooks are written against the hook protocol alone, as

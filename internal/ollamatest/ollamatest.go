@@ -27,8 +27,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/mm-agent/mm/internal/mustend"
 )
 
 // BinEnv names the folder that holds ollama and ggufgen, when they are not
@@ -165,7 +163,7 @@ func Start(t testing.TB, env ...string) *Server {
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK
 	}
-	if !mustend.Eventually(30*time.Second, func() bool {
+	if !eventually(30*time.Second, func() bool {
 		select {
 		case <-exited:
 			return true
@@ -351,7 +349,20 @@ func tail(s string, n int) string {
 // WaitLog waits until the server's log holds line (30 s at most).
 func (s *Server) WaitLog(t testing.TB, line string) {
 	t.Helper()
-	if !mustend.Eventually(30*time.Second, func() bool { return strings.Contains(s.Log(), line) }) {
+	if !eventually(30*time.Second, func() bool { return strings.Contains(s.Log(), line) }) {
 		t.Fatalf("ollama's log never said %q; its last lines:\n%s", line, tail(s.Log(), 20))
+	}
+}
+
+// eventually polls cond every 20 ms until it holds or d has passed. (A test
+// helper imports no other: internal/archtest.)
+func eventually(d time.Duration, cond func() bool) bool {
+	for end := time.Now().Add(d); ; time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
 	}
 }
