@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mm-agent/mm/internal/ollamatest"
+)
+
+// mmAt runs mm in dir with OLLAMA_HOST set to host and stdin given,
+// returning stdout, stderr and the exit code.
+func mmAt(t *testing.T, dir, host, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(mmBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MM_CONFIG=", "MM_MODEL=", "MM_ASKED_DEPTH=", "OLLAMA_HOST="+host)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// TestRealOllamaCLI points mm at a real Ollama as a new user would: the
+// address in OLLAMA_HOST, a model whose template has no tools (Ollama
+// refuses every request that offers tools to it), an asked agent on the
+// same model, and a model name the server does not have.
+func TestRealOllamaCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real Ollama")
+	}
+	s := ollamatest.Start(t)
+	s.Create(t, ollamatest.Model{Name: "tiny", NumCtx: 1024, NumPredict: 12})
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"agent.yaml":  "model: ollama/tiny\nmmConfigs:\n  expert: expert.yaml\n",
+		"expert.yaml": "model: ollama/tiny\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	notice := "tiny has no tool support on this server: running without tools\n"
+	_, port, _ := strings.Cut(s.Host, ":")
+
+	// OLLAMA_HOST in each of its forms; the first request offers the
+	// tools (ask_agent among them), is refused, and mm goes on without.
+	for _, host := range []string{s.Host, "http://" + s.Host, "0.0.0.0:" + port} {
+		out, errOut, code := mmAt(t, dir, host, "", "-p", "hi")
+		if code != 0 || errOut != notice || out == "" {
+			t.Errorf("OLLAMA_HOST=%s mm -p hi: exit %d, stderr %q (want %q), stdout %q", host, code, errOut, notice, out)
+		}
+	}
+
+	// mm --ask: the asked agent's model has no tools either.
+	if out, errOut, code := mmAt(t, dir, s.Host, "", "--ask", "expert", "hi"); code != 0 || out == "" {
+		t.Errorf("mm --ask expert hi: exit %d, stderr %q, stdout %q", code, errOut, out)
+	}
+
+	// Line mode: a turn, a hand-off by /ask-expert, a turn. The notice
+	// comes once, at the first turn.
+	out, errOut, code := mmAt(t, dir, s.Host, "hi\n/ask-expert what is it?\nagain\n")
+	if code != 0 || strings.Count(out+errOut, notice) != 1 || !strings.Contains(out, "expert: ") {
+		t.Errorf("line mode: exit %d, the notice %d times (want 1), stdout:\n%s\nstderr:\n%s", code, strings.Count(out+errOut, notice), out, errOut)
+	}
+
+	// A model the server does not have: what it has.
+	_, errOut, code = mmAt(t, dir, s.Host, "", "--model", "ollama/qwen3:8", "-p", "hi")
+	if want := "mm: ollama has no model \"qwen3:8\", it has: tiny:latest\n"; code != 1 || errOut != want {
+		t.Errorf("an unknown model: exit %d, stderr %q, want %q", code, errOut, want)
+	}
+}
