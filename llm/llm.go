@@ -130,3 +130,18 @@ func ReadsToolSpecs(m Model) bool {
 	}
 	return true
 }
+
+// ToolTaker is implemented by a model that may turn out to take no tools:
+// a server that refuses them for a model without tool support (Ollama's
+// "does not support tools"). Models that do not implement it take them.
+type ToolTaker interface {
+	TakesTools() bool
+}
+
+// TakesTools reports whether m is still offered tools.
+func TakesTools(m Model) bool {
+	if t, ok := m.(ToolTaker); ok {
+		return t.TakesTools()
+	}
+	return true
+}

@@ -31,6 +31,9 @@ func (m *openAIModel) dropTools() {
 	}
 }
 
+// TakesTools is false once the server has refused the model's tools.
+func (m *openAIModel) TakesTools() bool { return !m.noTools.Load() }
+
 // ReadsToolSpecs is false once the server has refused the model's tools:
 // they are not sent any more, so describing them is wasted work.
 func (m *openAIModel) ReadsToolSpecs() bool { return !m.noTools.Load() }

@@ -98,8 +98,8 @@ func TestRealOllama(t *testing.T) {
 		if n := strings.Count(s.Log(), "| 400 |") - refusedBefore; n != 1 {
 			t.Errorf("the server refused %d requests, want 1: the first, and never again", n)
 		}
-		if ReadsToolSpecs(m) {
-			t.Error("the model still reads tool specs after the server refused them")
+		if ReadsToolSpecs(m) || TakesTools(m) {
+			t.Error("the model still takes tools after the server refused them")
 		}
 	})
 

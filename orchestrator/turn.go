@@ -189,7 +189,7 @@ func (s *Session) loop(ctx context.Context, t *turn, question string) (string, e
 			return reply.Content, err
 		}
 		s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
-		s.countedCall(reply.Usage)
+		s.countedCall(reply.Usage, specs)
 		if len(reply.ToolCalls) == 0 {
 			if out == nil {
 				return reply.Content, nil
@@ -270,6 +270,11 @@ func schemaPrompt(cfg *mmconfigs.Config) string {
 }
 
 func (s *Session) toolSpecs() []llm.ToolSpec {
+	if s.model != nil && !llm.TakesTools(s.model) {
+		// The server refused the model's tools (a model without tool
+		// support): none is sent, and none is counted in the window.
+		return nil
+	}
 	specs := make([]llm.ToolSpec, 0, len(s.order))
 	for _, name := range s.order {
 		specs = append(specs, s.tools[name].Spec())

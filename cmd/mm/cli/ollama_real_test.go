@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,4 +79,44 @@ func TestRealOllamaCLI(t *testing.T) {
 	if want := "mm: ollama has no model \"qwen3:8\", it has: tiny:latest\n"; code != 1 || errOut != want {
 		t.Errorf("an unknown model: exit %d, stderr %q, want %q", code, errOut, want)
 	}
+}
+
+// TestRealOllamaNoTruncation runs a 30-turn line-mode session on a model
+// Ollama runs with num_ctx 1024, past its window several times over: mm
+// knows the window from the first request on and compresses before it,
+// so that Ollama never cuts a request (`truncating input messages`) nor
+// shifts its context (`context limit hit`), which it does in silence.
+func TestRealOllamaNoTruncation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real Ollama; 30 turns")
+	}
+	s := ollamatest.Start(t)
+	s.Create(t, ollamatest.Model{Name: "tiny", NumCtx: 1024, NumPredict: 16})
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "agent.yaml"), []byte("model: ollama/tiny\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var in strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&in, "turn %d: what does the weather look like in the old town today?\n", i+1)
+	}
+	out, errOut, code := mmAt(t, dir, s.Host, in.String())
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	if cut := s.Truncations(); len(cut) > 0 {
+		t.Errorf("Ollama cut %d requests; the first:\n%s\nmm's stderr:\n%s", len(cut), cut[0], errOut)
+	}
+	loads := s.CacheLoads()
+	reused := 0
+	for _, l := range loads {
+		reused += l.Used
+		if l.Prompt > 1024 {
+			t.Errorf("a request of %d tokens reached a 1024-token window: %+v", l.Prompt, l)
+		}
+	}
+	if len(loads) < 30 {
+		t.Errorf("%d requests reached the runner, want 30 turns' and the compressions'", len(loads))
+	}
+	t.Logf("%d requests, %d prompt tokens found in the cache", len(loads), reused)
 }
