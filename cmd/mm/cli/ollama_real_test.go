@@ -120,3 +120,59 @@ func TestRealOllamaNoTruncation(t *testing.T) {
 	}
 	t.Logf("%d requests, %d prompt tokens found in the cache", len(loads), reused)
 }
+
+// TestRealOllamaHandOffCache measures what a hand-off costs the parent's
+// cache on a real Ollama: a line-mode session of two turns, /ask-expert
+// (another agent on the same model), and a third turn, whose request
+// should find the parent's conversation in a cache slot. With one slot, or
+// two slots picked by longest common prefix (Ollama's default), the asked
+// agent's request takes the parent's slot; with OLLAMA_MULTIUSER_CACHE=1
+// and two slots it goes to the least recently used one, and the parent
+// keeps its cache — what mm check advises (docs/explanation/performance.md
+// has the figures).
+func TestRealOllamaHandOffCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real Ollama three times")
+	}
+	for _, tc := range []struct {
+		name string
+		env  []string
+		kept bool
+	}{
+		{"one slot", nil, false},
+		{"two slots", []string{"OLLAMA_NUM_PARALLEL=2"}, false},
+		// Ollama's llama.cpp runner (this llama model's by default) aborts
+		// on its multi-user cache in v0.17.4 (GGML_ASSERT "seq_cp() is
+		// only supported for full KV buffers"): its own engine does not.
+		{"two slots, Ollama's engine", []string{"OLLAMA_NUM_PARALLEL=2", "OLLAMA_NEW_ENGINE=1"}, false},
+		{"two slots, multi-user cache", []string{"OLLAMA_NUM_PARALLEL=2", "OLLAMA_MULTIUSER_CACHE=1", "OLLAMA_NEW_ENGINE=1"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := ollamatest.Start(t, tc.env...)
+			s.Create(t, ollamatest.Model{Name: "tiny", NumCtx: 2048, NumPredict: 12})
+			dir := t.TempDir()
+			for name, body := range map[string]string{
+				"agent.yaml":  "model: ollama/tiny\nmmConfigs:\n  expert: expert.yaml\n",
+				"expert.yaml": "model: ollama/tiny\nsystem: You are the expert. Answer in one line.\n",
+			} {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			in := "the first question, about the old town\nthe second question, about its bridges\n/ask-expert how old is the stone bridge?\nthe third question, about the river\n"
+			if _, errOut, code := mmAt(t, dir, s.Host, in); code != 0 {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			loads := s.CacheLoads()
+			if len(loads) != 4 {
+				t.Fatalf("%d requests reached the runner, want 4 (two turns, the asked agent's, a turn): %+v", len(loads), loads)
+			}
+			second, third := loads[1], loads[3]
+			t.Logf("%s: the turn after the hand-off read %d of its %d prompt tokens anew (slot %d; the turn before it, slot %d, had %d)",
+				tc.name, third.Prompt-third.Used, third.Prompt, third.Slot, second.Slot, second.Prompt)
+			if kept := third.Used >= second.Prompt; kept != tc.kept {
+				t.Errorf("the parent's cache kept: %v, want %v (%+v)", kept, tc.kept, loads)
+			}
+		})
+	}
+}
