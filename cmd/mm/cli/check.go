@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mm-agent/mm/frontend"
+	"github.com/mm-agent/mm/llm"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
 	"github.com/mm-agent/mm/skills"
@@ -54,6 +55,9 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				for _, problem := range problems {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, problem)
 					skillsOK = false
+				}
+				if advice := llm.HandOffAdvice(c.Model); advice != "" && len(c.Agents) > 0 {
+					fmt.Fprintf(out, "  %s\n", advice)
 				}
 				if s.Features.Schemas == nil {
 					// mm, when mm-full is not installed: the schemas are
