@@ -176,3 +176,12 @@ func TestRealOllamaHandOffCache(t *testing.T) {
 		})
 	}
 }
+
+// benchCommand is mm (bin) in dir on the Ollama at host, reading stdin.
+func benchCommand(bin, dir, host, stdin string) *exec.Cmd {
+	cmd := exec.Command(bin)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MM_CONFIG=", "MM_MODEL=", "MM_ASKED_DEPTH=", "OLLAMA_HOST="+host, "MM_YOLO=")
+	cmd.Stdin = strings.NewReader(stdin)
+	return cmd
+}
