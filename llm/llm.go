@@ -145,3 +145,11 @@ func TakesTools(m Model) bool {
 	}
 	return true
 }
+
+// LoadReader is implemented by a model whose server says whether it has
+// the model loaded: a first request to a model not loaded waits for the
+// load (seconds to minutes) before the prompt is read.
+type LoadReader interface {
+	// Loaded asks the server; an error when it does not say.
+	Loaded(ctx context.Context) (bool, error)
+}

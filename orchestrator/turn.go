@@ -220,7 +220,7 @@ func (s *Session) loop(ctx context.Context, t *turn, question string) (string, e
 // onText as it streams (nil: held back).
 func (s *Session) callModel(ctx context.Context, t *turn, specs []llm.ToolSpec, format *llm.JSONSchemaFormat, onText func(string)) (llm.Reply, error) {
 	msgs := s.requestMessages()
-	s.sink.Emit(ModelStarted{})
+	s.sink.Emit(ModelStarted{Loading: s.firstCallLoads(ctx)})
 	ctx, span := tracing.Start(ctx, tracing.SpanModelCall, tracing.Client, attribute.String("gen_ai.request.model", s.ref))
 	sent := time.Now()
 	reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs, Format: format}, onText)
@@ -231,6 +231,20 @@ func (s *Session) callModel(ctx context.Context, t *turn, specs []llm.ToolSpec, 
 	span.Set(attribute.Int("mm.tool_calls", len(reply.ToolCalls)))
 	span.End(err)
 	return reply, err
+}
+
+// firstCallLoads says, for the session's first call, that its server has
+// yet to load the model; false for every later call, and where the server
+// does not say.
+func (s *Session) firstCallLoads(ctx context.Context) bool {
+	loading := false
+	s.loadAsked.Do(func() {
+		if lr, ok := s.model.(llm.LoadReader); ok {
+			loaded, err := lr.Loaded(ctx)
+			loading = err == nil && !loaded
+		}
+	})
+	return loading
 }
 
 // requestMessages is the conversation as the model reads it: the system
