@@ -101,7 +101,7 @@ func TestRealOllamaNoTruncation(t *testing.T) {
 		fmt.Fprintf(&in, "turn %d: what does the weather look like in the old town today?\n", i+1)
 	}
 	out, errOut, code := mmAt(t, dir, s.Host, in.String())
-	if code != 0 {
+	if code != 0 && !onlyEmptySummaries(errOut) {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 	if cut := s.Truncations(); len(cut) > 0 {
@@ -184,4 +184,20 @@ func benchCommand(bin, dir, host, stdin string) *exec.Cmd {
 	cmd.Env = append(os.Environ(), "MM_CONFIG=", "MM_MODEL=", "MM_ASKED_DEPTH=", "OLLAMA_HOST="+host, "MM_YOLO=")
 	cmd.Stdin = strings.NewReader(stdin)
 	return cmd
+}
+
+// emptySummary is the line of a turn whose compression got no summary: a
+// random model answers the summary request with nothing now and then (an
+// end token, or a <tool_call> token that Ollama's parser holds back), and
+// the turn fails; the session goes on.
+const emptySummary = "mm: compress the conversation: the model answered the summary request with no text; try /compact again, or /clear"
+
+// onlyEmptySummaries says every line of stderr is emptySummary.
+func onlyEmptySummaries(stderr string) bool {
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		if line != emptySummary {
+			return false
+		}
+	}
+	return true
 }
