@@ -34,7 +34,11 @@ const (
 func (p *Progress) Observe(ev orchestrator.Event, now time.Time) {
 	switch e := ev.(type) {
 	case orchestrator.ModelStarted:
-		p.add(modelKey, "thinking", now)
+		what := "thinking"
+		if e.Loading {
+			what = "loading the model"
+		}
+		p.add(modelKey, what, now)
 	case orchestrator.Text:
 		if e.Agent == "" {
 			p.remove(modelKey)

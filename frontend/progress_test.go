@@ -16,7 +16,7 @@ func TestProgressWaiting(t *testing.T) {
 		at   int // ms after t0 when the event arrives
 		want string
 	}{
-		{orchestrator.ModelStarted{}, 0, "thinking… 0.0 s"},
+		{orchestrator.ModelStarted{Loading: true}, 0, "loading the model… 0.0 s"},
 		{orchestrator.Text{Text: "Let me look."}, 1200, ""},
 		{orchestrator.ToolStarted{ID: "1", Name: "bash", Subject: "ls"}, 1300, "running bash: ls… 0.0 s"},
 		{orchestrator.ToolEnded{ID: "1", Name: "bash", Status: orchestrator.ToolCompleted}, 1500, ""},

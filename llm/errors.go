@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unicode"
 
 	"github.com/mm-agent/mm/internal/textcut"
 )
@@ -172,4 +173,25 @@ func portOf(rawURL string) string {
 		}
 	}
 	return ""
+}
+
+// statusError is a refusal the server will not take back later: any
+// status but 429 and 503, and a body that is not a window's refusal.
+type statusError struct {
+	provider string
+	status   int
+	// line is "HTTP 400: <the server's message>".
+	line string
+}
+
+func (e *statusError) Error() string { return e.provider + ": " + e.line }
+
+// quoteControl is s with its control characters escaped (\x1b, \n), so
+// that a name from a configuration or a server cannot move the terminal.
+func quoteControl(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	q := strconv.QuoteToGraphic(s)
+	return q[1 : len(q)-1]
 }

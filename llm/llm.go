@@ -130,3 +130,26 @@ func ReadsToolSpecs(m Model) bool {
 	}
 	return true
 }
+
+// ToolTaker is implemented by a model that may turn out to take no tools:
+// a server that refuses them for a model without tool support (Ollama's
+// "does not support tools"). Models that do not implement it take them.
+type ToolTaker interface {
+	TakesTools() bool
+}
+
+// TakesTools reports whether m is still offered tools.
+func TakesTools(m Model) bool {
+	if t, ok := m.(ToolTaker); ok {
+		return t.TakesTools()
+	}
+	return true
+}
+
+// LoadReader is implemented by a model whose server says whether it has
+// the model loaded: a first request to a model not loaded waits for the
+// load (seconds to minutes) before the prompt is read.
+type LoadReader interface {
+	// Loaded asks the server; an error when it does not say.
+	Loaded(ctx context.Context) (bool, error)
+}

@@ -1,5 +1,7 @@
 package llm
 
+import "os"
+
 // LocalServer is a built-in provider served on this machine, at its
 // default address.
 type LocalServer struct {
@@ -11,11 +13,15 @@ type LocalServer struct {
 
 // LocalServers lists the built-in providers that are local servers —
 // llmman, Ollama, llama.cpp and LM Studio — at their default ports, in the
-// order mm init offers their models.
+// order mm init offers their models; Ollama where $OLLAMA_HOST says, when
+// it says so well.
 func LocalServers() []LocalServer {
 	var servers []LocalServer
 	for _, name := range []string{"llmman", "ollama", "llamacpp", "lmstudio"} {
-		p, _ := builtinProvider(name)
+		p, _, err := builtinProviderEnv(name, os.Getenv)
+		if err != nil {
+			p, _ = builtinProvider(name)
+		}
 		servers = append(servers, LocalServer{Provider: name, BaseURL: p.BaseURL})
 	}
 	return servers

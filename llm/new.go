@@ -83,7 +83,14 @@ func New(ref string, opts Options) (Model, error) {
 		}
 		return loadScript(path)
 	}
-	p, ok := builtinProvider(provider)
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	p, ok, err := builtinProviderEnv(provider, getenv)
+	if err != nil {
+		return nil, err
+	}
 	if o, found := opts.Providers[provider]; found {
 		p, ok = mergeProvider(p, o), true
 	}
@@ -91,10 +98,6 @@ func New(ref string, opts Options) (Model, error) {
 		known := knownProviders(opts.Providers)
 		return nil, fmt.Errorf("model %q: unknown provider %q (known: %s)%s",
 			ref, provider, strings.Join(known, ", "), suggest.DidYouMean(provider, known))
-	}
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
 	}
 	client := opts.HTTPClient
 	if client == nil {
@@ -136,6 +139,21 @@ func builtinProvider(name string) (Provider, bool) {
 		return Provider{BaseURL: "https://api.openai.com/v1", APIKeyEnv: "OPENAI_API_KEY"}, true
 	}
 	return Provider{}, false
+}
+
+// builtinProviderEnv is builtinProvider with the environment's say:
+// OLLAMA_HOST moves ollama, as it moves Ollama's own CLI (a configured
+// providers.ollama.baseURL still wins: it is the more particular).
+func builtinProviderEnv(name string, getenv func(string) string) (Provider, bool, error) {
+	p, ok := builtinProvider(name)
+	if name == "ollama" {
+		u, err := ollamaBaseURL(getenv(ollamaHostEnv))
+		if err != nil {
+			return Provider{}, false, err
+		}
+		p.BaseURL = u
+	}
+	return p, ok, nil
 }
 
 // builtinNames lists every built-in provider, the two server-less ones included.

@@ -7,6 +7,7 @@ import (
 )
 
 func TestNew(t *testing.T) {
+	t.Setenv("OLLAMA_HOST", "") // the default address, whatever the machine sets
 	tests := []struct {
 		ref       string
 		providers map[string]Provider

@@ -26,6 +26,8 @@ type openAIModel struct {
 	notify func(string)
 	// ids numbers the call ids made up for calls the server sent without one.
 	ids atomic.Int64
+	// noTools is set once the server refused the model's tools.
+	noTools atomic.Bool
 }
 
 // The request as OpenAI's chat completions API has it.
@@ -84,6 +86,9 @@ type (
 const maxErrorBody = 64 << 10
 
 func (m *openAIModel) Stream(ctx context.Context, req Request, onText func(string)) (Reply, error) {
+	if m.noTools.Load() {
+		req.Tools = nil
+	}
 	body, err := m.requestBody(req)
 	if err != nil {
 		return Reply{}, err
@@ -95,8 +100,17 @@ func (m *openAIModel) Stream(ctx context.Context, req Request, onText func(strin
 		}
 	}
 	resp, w, err := m.post(ctx, body, key)
+	if err != nil && len(req.Tools) > 0 && refusesTools(err) {
+		// A model without tool support (many on Ollama): it is asked
+		// again, and from now on, without them.
+		m.dropTools()
+		req.Tools = nil
+		if body, err = m.requestBody(req); err == nil {
+			resp, w, err = m.post(ctx, body, key)
+		}
+	}
 	if err != nil {
-		return Reply{}, err
+		return Reply{}, m.missingModel(ctx, err)
 	}
 	defer w.stop()
 	defer resp.Body.Close()

@@ -128,7 +128,7 @@ func (m *openAIModel) refused(ctx context.Context, resp *http.Response, w *idleW
 		return e
 	}
 	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
-		return fmt.Errorf("%s: %s", m.provider, line)
+		return &statusError{provider: m.provider, status: resp.StatusCode, line: line}
 	}
 	after, ok := retryAfter(resp.Header.Get("Retry-After"), time.Now())
 	if ok && after > maxRetryWait {

@@ -112,7 +112,7 @@ const (
 // compressAt of the model's window.
 func (s *Session) fitWindow(ctx context.Context, t *turn, specs []llm.ToolSpec) error {
 	tokens := s.promptTokens(specs)
-	size := s.windowSize(ctx, tokens)
+	size := s.windowSize(ctx)
 	if float64(tokens) <= s.compressAt()*float64(size) {
 		return nil
 	}
@@ -128,7 +128,11 @@ func (s *Session) fitWindow(ctx context.Context, t *turn, specs []llm.ToolSpec) 
 // the server or the configuration gave (a guessed one is left to the
 // server to judge).
 func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, before, size int, all bool) (bool, error) {
-	limit := int(s.compressAt() * float64(size))
+	// Estimates are compared with the window in estimate units: the
+	// server's tokens per estimated token (its last count) converts.
+	r := s.tokenRatio()
+	esize := int(float64(size) / r)
+	limit := int(s.compressAt() * float64(esize))
 	target := int(targetShare * float64(limit))
 	if all {
 		target = 0
@@ -139,7 +143,7 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 	// history a compression rewrites.
 	base := estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.system}}) + estimateSpecs(specs) + s.turnContextTokens()
 	guessed := s.windowGuessed()
-	if err := tooLongMessage(msgs, base, size); err != nil && !guessed {
+	if err := tooLongMessage(msgs, base, size, r); err != nil && !guessed {
 		return false, err
 	}
 	total := base + estimateTokens(msgs)
@@ -152,6 +156,15 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 		}
 		prompt := estimateMessage(llm.Message{Role: llm.RoleUser, Content: summaryPrompt})
 		older := shrunk(msgs[:upto], limit-base-prompt)
+		for estimateTokens(older) > limit-base-prompt {
+			// Short messages, none to cut: this round summarises
+			// fewer turns, the next one the rest.
+			prev := turnStartBefore(msgs, upto)
+			if prev <= 0 || (prev <= 2 && msgs[0].Content == compressedNote) {
+				break
+			}
+			upto, older = prev, shrunk(msgs[:prev], limit-base-prompt)
+		}
 		if round == 0 && base+estimateTokens(sent[:upto])+prompt <= limit {
 			// The messages as they were sent, outputs uncut: the server
 			// reads them from its cache, only the prompt is new.
@@ -160,7 +173,7 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 		summary, err := s.summarise(ctx, t, specs, older)
 		if err != nil {
 			// What was compressed before the failure is kept.
-			return s.compressed(msgs, before, total, trimmed, summarised), err
+			return s.compressed(msgs, before, scaleBy(r, total), trimmed, summarised), err
 		}
 		msgs = append([]llm.Message{
 			{Role: llm.RoleUser, Content: compressedNote},
@@ -174,16 +187,16 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 		trimmed += trimOutputs(msgs, &total, target, len(msgs))
 	}
 	if trimmed == 0 && summarised == 0 {
-		if total > size && !guessed {
+		if total > esize && !guessed {
 			return false, fmt.Errorf("the conversation needs about %s tokens, more than the model's context window of %s, and nothing in it can be compressed: start a new conversation (/clear), or give the model a larger window (contextWindow, or the server's context size)",
-				Thousands(total), Thousands(size))
+				Thousands(scaleBy(r, total)), Thousands(size))
 		}
 		return false, nil
 	}
-	s.compressed(msgs, before, total, trimmed, summarised)
-	if total > size && !guessed {
+	s.compressed(msgs, before, scaleBy(r, total), trimmed, summarised)
+	if total > esize && !guessed {
 		return true, fmt.Errorf("the conversation still needs about %s tokens after compression, more than the model's context window of %s: start a new conversation (/clear), or give the model a larger window (contextWindow, or the server's context size)",
-			Thousands(total), Thousands(size))
+			Thousands(scaleBy(r, total)), Thousands(size))
 	}
 	return true, nil
 }
@@ -252,6 +265,17 @@ func summaryEnd(msgs []llm.Message, keep int) int {
 	return starts[k]
 }
 
+// turnStartBefore is the start of the last turn (a user message, not the
+// first message) before end; 0 when there is none.
+func turnStartBefore(msgs []llm.Message, end int) int {
+	for i := end - 1; i > 0; i-- {
+		if msgs[i].Role == llm.RoleUser {
+			return i
+		}
+	}
+	return 0
+}
+
 // shrunk is older cut to fit a summary request of at most budget tokens:
 // the longest message cut to a quarter, again and again. Most of the time older
 // fits as it is, and the request reuses the server's cache.
@@ -307,7 +331,7 @@ func (s *Session) summarise(ctx context.Context, t *turn, specs []llm.ToolSpec, 
 // tooLongMessage is the error for a message the model has not read yet
 // that alone, with the system prompt and the tools, is over the window:
 // no compression can make it fit.
-func tooLongMessage(msgs []llm.Message, base, size int) error {
+func tooLongMessage(msgs []llm.Message, base, size int, r float64) error {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := msgs[i]
 		if m.Role == llm.RoleAssistant {
@@ -316,7 +340,7 @@ func tooLongMessage(msgs []llm.Message, base, size int) error {
 		if m.Role != llm.RoleUser {
 			continue // a tool output can be cut
 		}
-		if n := base + estimateMessage(m); n > size {
+		if n := scaleBy(r, base+estimateMessage(m)); n > size {
 			return fmt.Errorf("the question is about %s tokens (with the system prompt and the tools), more than the model's context window of %s: shorten it, or give the model a larger window (contextWindow, or the server's context size)",
 				Thousands(n), Thousands(size))
 		}
@@ -335,7 +359,7 @@ func (s *Session) compact(ctx context.Context) error {
 	}
 	specs := s.toolSpecs()
 	tokens := s.promptTokens(specs)
-	done, err := s.compress(ctx, t, specs, tokens, s.windowSize(ctx, tokens), true)
+	done, err := s.compress(ctx, t, specs, tokens, s.windowSize(ctx), true)
 	err = describe(ctx, err)
 	if err == nil && !done {
 		s.sink.Emit(CommandReply{Command: CommandCompact, Text: "(nothing to compress)"})

@@ -73,7 +73,12 @@ type ToolEnded struct {
 
 // ModelStarted says a call to the session's own model was sent: nothing
 // of its reply has arrived yet (the first Text or ToolStarted says so).
-type ModelStarted struct{}
+type ModelStarted struct {
+	// Loading says the server has not loaded the model yet (Ollama's
+	// /api/ps, asked before the session's first call): the wait is the
+	// load's, then the prompt's.
+	Loading bool
+}
 
 // AskStarted says a hand-off begins (before its preAsk hooks), on any
 // route.

@@ -69,11 +69,13 @@ type Session struct {
 	bin     string
 	model   llm.Model
 	ref     string
-	yolo    bool
-	sink    Sink
-	hooks   *hooks.Engine
-	tools   map[string]tools.Tool
-	order   []string
+	// loadAsked asks, once, whether the server has the model loaded.
+	loadAsked sync.Once
+	yolo      bool
+	sink      Sink
+	hooks     *hooks.Engine
+	tools     map[string]tools.Tool
+	order     []string
 	// depth is this agent's own depth: 0 when a person started it.
 	depth int
 	// maxDepth bounds the chain: the configuration's maxAskDepth, or the

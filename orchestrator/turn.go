@@ -217,7 +217,7 @@ func (s *Session) loop(ctx context.Context, t *turn, prompt, question string) (s
 			return reply.Content, err
 		}
 		s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
-		s.countedCall(reply.Usage)
+		s.countedCall(reply.Usage, specs)
 		if len(reply.ToolCalls) == 0 {
 			if out == nil {
 				return reply.Content, nil
@@ -248,7 +248,7 @@ func (s *Session) loop(ctx context.Context, t *turn, prompt, question string) (s
 // onText as it streams (nil: held back).
 func (s *Session) callModel(ctx context.Context, t *turn, specs []llm.ToolSpec, format *llm.JSONSchemaFormat, onText func(string)) (llm.Reply, error) {
 	msgs := s.requestMessages()
-	s.sink.Emit(ModelStarted{})
+	s.sink.Emit(ModelStarted{Loading: s.firstCallLoads(ctx)})
 	ctx, span := tracing.Start(ctx, tracing.SpanModelCall, tracing.Client, attribute.String("gen_ai.request.model", s.ref))
 	sent := time.Now()
 	reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs, Format: format}, onText)
@@ -259,6 +259,20 @@ func (s *Session) callModel(ctx context.Context, t *turn, specs []llm.ToolSpec, 
 	span.Set(attribute.Int("mm.tool_calls", len(reply.ToolCalls)))
 	span.End(err)
 	return reply, err
+}
+
+// firstCallLoads says, for the session's first call, that its server has
+// yet to load the model; false for every later call, and where the server
+// does not say.
+func (s *Session) firstCallLoads(ctx context.Context) bool {
+	loading := false
+	s.loadAsked.Do(func() {
+		if lr, ok := s.model.(llm.LoadReader); ok {
+			loaded, err := lr.Loaded(ctx)
+			loading = err == nil && !loaded
+		}
+	})
+	return loading
 }
 
 // requestMessages is the conversation as the model reads it: the system
@@ -300,6 +314,11 @@ func schemaPrompt(cfg *mmconfigs.Config) string {
 }
 
 func (s *Session) toolSpecs() []llm.ToolSpec {
+	if s.model != nil && !llm.TakesTools(s.model) {
+		// The server refused the model's tools (a model without tool
+		// support): none is sent, and none is counted in the window.
+		return nil
+	}
 	specs := make([]llm.ToolSpec, 0, len(s.order))
 	for _, name := range s.order {
 		specs = append(specs, s.tools[name].Spec())

@@ -30,7 +30,20 @@ type window struct {
 	// contexts is the estimate of the hooks' contexts the count included:
 	// they were the turn's, and are not in the requests of the next.
 	contexts int
+	// ratio is the server's tokens per token of mm's estimate, the
+	// largest its counts showed: what scales every estimate (under
+	// minScaled it does not: a tokenizer thriftier than the estimate
+	// leaves it as it is, on the safe side).
+	ratio float64
+	// tools is the estimate of the tools the counted request offered: a
+	// count after the tools changed does not calibrate.
+	tools int
 }
+
+// maxRatio bounds the scaling of estimates: a tokenizer of one token a
+// byte (the test models' byte-level vocabulary) is 4; more is a count
+// that went wrong.
+const maxRatio = 8
 
 // Estimating text the server has not counted: a token for every
 // bytesPerToken bytes, the usual ratio of English and code in the
@@ -81,32 +94,82 @@ func (s *Session) promptTokens(specs []llm.ToolSpec) int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.valid && w.covered <= len(hist) && w.covered > 0 && sameMessage(hist[w.covered-1], w.lastCounted) {
-		return w.exact - w.contexts + contexts + estimateTokens(hist[w.covered:])
+		// The contexts the count held were the turn's; the next request
+		// holds this turn's.
+		return w.exact - scaleBy(w.scale(), w.contexts) + scaleBy(w.scale(), contexts+estimateTokens(hist[w.covered:]))
 	}
-	return estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.system}}) +
-		estimateSpecs(specs) + estimateTokens(hist) + contexts
+	return scaleBy(w.scale(), estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.system}})+
+		estimateSpecs(specs)+estimateTokens(hist)+contexts)
+}
+
+// scaleBy is the estimate n in the server's tokens, at ratio r (0: none known).
+func scaleBy(r float64, n int) int {
+	if r <= 1 {
+		return n
+	}
+	return int(float64(n)*r + 0.999)
+}
+
+// scale is the ratio that scales estimates (w.mu held).
+func (w *window) scale() float64 {
+	if w.ratio < minScaled {
+		return 1
+	}
+	return w.ratio
+}
+
+// minScaled is the least ratio that scales the estimates. Under it, the
+// estimate is off by what chat templates and code make of text, which the
+// margin of compressAt absorbs (and a refusal corrects); at twice or more
+// — text in Chinese or Japanese, a tokenizer of a token a byte — a server
+// that truncates in silence would be passed long before mm compressed.
+const minScaled = 2
+
+// tokenRatio is the server's tokens per estimated token, 1 when not known
+// or under minScaled.
+func (s *Session) tokenRatio() float64 {
+	s.window.mu.Lock()
+	defer s.window.mu.Unlock()
+	return s.window.scale()
 }
 
 // countedCall keeps the server's count of the request just answered, whose
 // reply is now the end of the history.
-func (s *Session) countedCall(u llm.Usage) {
+// The count also calibrates the estimate: what joined the history since
+// the previous count (a question, a reply, tool results), as estimated,
+// against the server's tokens for it — the same kind of text the next
+// estimate is of. specs are the tools the request offered.
+func (s *Session) countedCall(u llm.Usage, specs []llm.ToolSpec) {
 	if u.InputTokens <= 0 {
 		return
 	}
 	s.mu.Lock()
-	n := len(s.history)
-	var last llm.Message
-	if n > 0 {
-		last = s.history[n-1]
-	}
+	hist := s.history
 	contexts := s.contextTokens()
 	s.mu.Unlock()
+	n := len(hist)
+	var last llm.Message
+	if n > 0 {
+		last = hist[n-1]
+	}
+	exact, tools := u.InputTokens+u.OutputTokens, estimateSpecs(specs)
 	w := &s.window
 	w.mu.Lock()
-	w.exact, w.covered, w.lastCounted, w.valid = u.InputTokens+u.OutputTokens, n, last, n > 0
+	defer w.mu.Unlock()
+	if w.valid && tools == w.tools && w.covered > 0 && w.covered <= n && sameMessage(hist[w.covered-1], w.lastCounted) {
+		if grown := estimateTokens(hist[w.covered:]); grown >= minCalibration && exact > w.exact {
+			// The largest ratio seen: an estimate too high only
+			// compresses a little early, one too low lets the server cut.
+			w.ratio = min(maxRatio, max(w.ratio, float64(exact-w.exact)/float64(grown)))
+		}
+	}
+	w.exact, w.covered, w.lastCounted, w.valid, w.tools = exact, n, last, n > 0, tools
 	w.contexts = contexts
-	w.mu.Unlock()
 }
+
+// minCalibration is the least estimate of new text that calibrates: below
+// it, the chat template's framing of a message outweighs its text.
+const minCalibration = 16
 
 // sameMessage says a and b are one message: a check that the history the
 // server counted is still there (whoever replaced it).
@@ -140,18 +203,14 @@ func (s *Session) fallbackWindow() int {
 	return llm.DefaultWindowFor(s.ref)
 }
 
-// probeShare is the share of compressAt × DefaultContextWindow under which
-// the server is not asked its window: a conversation that small fits any
-// window a model is run with, and mm -p's one question pays nothing.
-const probeShare = 0.5
-
-// windowSize is the model's window, given that the next request holds
-// about tokens. The server is asked once a session, and only once the
-// conversation is large enough for its answer to matter; the smaller of
-// its answer and the configuration's governs (a person may keep requests
-// smaller than the server allows; a server that lies is caught by its
-// refusal, which says its real window).
-func (s *Session) windowSize(ctx context.Context, tokens int) int {
+// windowSize is the model's window. The server is asked once a session, at the first request:
+// a server that truncates what passes its window (Ollama drops the oldest
+// messages, in silence) never refuses, so the window must be known before
+// any request could pass it, and the servers answer from memory in a
+// millisecond. The smaller of its answer and the configuration's governs
+// (a person may keep requests smaller than the server allows; a server
+// that lies is caught by its refusal, which says its real window).
+func (s *Session) windowSize(ctx context.Context) int {
 	w := &s.window
 	w.mu.Lock()
 	size := w.size
@@ -163,9 +222,6 @@ func (s *Session) windowSize(ctx context.Context, tokens int) int {
 	wr, ok := s.model.(llm.WindowReader)
 	if !ok {
 		return s.settleWindow(fallback)
-	}
-	if float64(tokens) < probeShare*s.compressAt()*float64(llm.DefaultContextWindow) {
-		return fallback
 	}
 	n, err := wr.ContextWindow(ctx)
 	if err != nil || n <= 0 {

@@ -72,6 +72,8 @@ func policy() []allow {
 		{pkg: "internal/nodetest"},
 		{pkg: "internal/fakegemini"},
 		{pkg: "internal/llamatest"},
+		// A real Ollama, started for a test (test/ollama builds it).
+		{pkg: "internal/ollamatest"},
 		{pkg: "internal/proc/proctest", imports: []string{"internal/proc"}},
 
 		// The example hooks are written against the hook protocol alone, as
@@ -304,7 +306,7 @@ func neverRules() []never {
 		},
 		{
 			from:   []string{"..."},
-			to:     []string{"internal/fakegemini", "internal/llamatest", "internal/mustend", "internal/nodetest", "internal/proc/proctest"},
+			to:     []string{"internal/fakegemini", "internal/llamatest", "internal/mustend", "internal/nodetest", "internal/ollamatest", "internal/proc/proctest"},
 			direct: true,
 			rule:   "a test helper is linked into no mm binary: only _test.go files import it",
 		},

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mm-agent/mm/frontend"
+	"github.com/mm-agent/mm/llm"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
 	"github.com/mm-agent/mm/projectdocs"
@@ -63,6 +64,9 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					// The server may be started later: a warning, unless --strict.
 					fmt.Fprintf(errOut, "  %s: warning: %s\n", p, warning)
 					modelOK = modelOK && !strict
+				}
+				if advice := llm.HandOffAdvice(c.Model); advice != "" && len(c.Agents) > 0 {
+					fmt.Fprintf(out, "  %s\n", advice)
 				}
 				for _, problem := range checkHooks(cmd.Context(), s.Features, c, cwd, s.Getenv) {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, frontend.Visible(problem))

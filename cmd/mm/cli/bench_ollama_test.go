@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mm-agent/mm/internal/ollamatest"
+)
+
+// BenchmarkRealOllamaSession runs a 20-turn line-mode session on a real
+// Ollama serving a 10M-parameter random llama (benchShape: prefill costs
+// milliseconds a token on a laptop's CPU, tens on a shared one), with a
+// tool on offer (read_file), a hand-off by /ask-expert at turn 10 and a
+// window (num_ctx 2048) it outgrows, so that it compresses. It reports,
+// from Ollama's debug log: the prompt tokens read anew per request (what
+// no cache slot held), the share of prompt tokens found in the cache,
+// the requests Ollama cut, and the wall time its runner spent on all the
+// session's requests (prefill and 12-token replies).
+//
+// MM_BENCH_MM runs another mm binary (one built from an older commit:
+// bench/ollama.sh); MM_BENCH_OLLAMA_ENV adds server settings
+// (OLLAMA_NUM_PARALLEL=2,OLLAMA_MULTIUSER_CACHE=1,OLLAMA_NEW_ENGINE=1).
+func BenchmarkRealOllamaSession(b *testing.B) {
+	var env []string
+	if e := os.Getenv("MM_BENCH_OLLAMA_ENV"); e != "" {
+		env = strings.Split(e, ",")
+	}
+	bin := cmp.Or(os.Getenv("MM_BENCH_MM"), mmBin)
+	var in strings.Builder
+	for i := 1; i <= 20; i++ {
+		if i == 10 {
+			in.WriteString("/ask-expert which of the files matters most?\n")
+		}
+		fmt.Fprintf(&in, "question %d: what does the file notes-%d.txt say about the old bridge?\n", i, i)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		s := ollamatest.Start(b, env...)
+		s.Create(b, ollamatest.Model{Name: "big", Tools: true, NumCtx: 2048, NumPredict: 12, Shape: benchShape})
+		dir := b.TempDir()
+		// The address in the files, not OLLAMA_HOST: an mm from before
+		// issue 23 reads only the files.
+		at := "providers:\n  ollama:\n    baseURL: " + s.URL + "/v1\n"
+		for name, body := range map[string]string{
+			"agent.yaml":  "model: ollama/big\ntools: [read_file]\nmmConfigs:\n  expert: expert.yaml\n" + at,
+			"expert.yaml": "model: ollama/big\ntools: [read_file]\nsystem: You are the expert. Answer in one line.\n" + at,
+		} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+		cmd := benchCommand(bin, dir, s.Host, in.String())
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		wall := time.Since(start)
+		b.StopTimer()
+		if err != nil && !onlyEmptySummaries(failures(string(out))) {
+			b.Fatalf("mm: %v\n%s", err, out)
+		}
+		loads := s.CacheLoads()
+		prompt, used, anew := 0, 0, 0
+		for _, l := range loads {
+			prompt += l.Prompt
+			used += l.Used
+			anew += l.Prompt - l.Used
+		}
+		if len(loads) == 0 {
+			b.Fatal("no request reached the runner")
+		}
+		b.ReportMetric(float64(anew)/float64(len(loads)), "reread-tokens/request")
+		b.ReportMetric(float64(prompt)/float64(len(loads)), "prompt-tokens/request")
+		b.ReportMetric(100*float64(used)/float64(prompt), "cached-%")
+		b.ReportMetric(float64(len(s.Truncations())), "cut")
+		b.ReportMetric(float64(strings.Count(string(out), emptySummary)), "empty-summaries")
+		b.ReportMetric(float64(len(loads)), "requests")
+		b.ReportMetric(runnerSeconds(s.Log()), "runner-s")
+		b.ReportMetric(wall.Seconds(), "wall-s")
+	}
+}
+
+// benchShape is 10M parameters: 6 blocks 384 wide.
+var benchShape = ollamatest.Shape{Embd: 384, Layers: 6, FF: 1152, Heads: 6, KVHeads: 2}
+
+// ginLine is Ollama's access log line of a chat completion and its duration.
+var ginLine = regexp.MustCompile(`\| 200 \|\s+([0-9.]+)(µs|ms|s) \|.*"/v1/chat/completions"`)
+
+// runnerSeconds sums the durations of the chat completions Ollama served.
+func runnerSeconds(log string) float64 {
+	total := 0.0
+	for _, m := range ginLine.FindAllStringSubmatch(log, -1) {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		switch m[2] {
+		case "µs":
+			v /= 1e6
+		case "ms":
+			v /= 1e3
+		}
+		total += v
+	}
+	return total
+}
+
+// failures are the lines of out that begin "mm: ": a turn's error.
+func failures(out string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "mm: ") {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
+}
