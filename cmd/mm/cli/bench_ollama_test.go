@@ -40,7 +40,7 @@ func BenchmarkRealOllamaSession(b *testing.B) {
 		}
 		fmt.Fprintf(&in, "question %d: what does the file notes-%d.txt say about the old bridge?\n", i, i)
 	}
-	for b.Loop() {
+	for range b.N {
 		b.StopTimer()
 		s := ollamatest.Start(b, env...)
 		s.Create(b, ollamatest.Model{Name: "big", Tools: true, NumCtx: 2048, NumPredict: 12, Shape: benchShape})

@@ -22,7 +22,7 @@ import (
 func TestResumedRequestsAreTheSame(t *testing.T) {
 	var mu sync.Mutex
 	var bodies [][]byte
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(chatOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		mu.Lock()
 		bodies = append(bodies, body)
@@ -51,7 +51,7 @@ func TestResumedRequestsAreTheSame(t *testing.T) {
 			chunk(`{}`, `"stop"`)
 		}
 		fmt.Fprint(w, "data: [DONE]\n\n")
-	}))
+	})))
 	defer srv.Close()
 
 	dir := t.TempDir()

@@ -37,6 +37,20 @@ func runMM(t *testing.T, baseURL, extra string, args ...string) (string, string,
 	return out.String(), errb.String(), code
 }
 
+// chatOnly serves h at chat completions alone, and 404 elsewhere: a server
+// that does not say its window (mm asks it at the first request, on other
+// paths), as these tests' fakes, which answer every request as a chat,
+// are meant to be.
+func chatOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
 // TestModelServer runs mm -p against a local server speaking the
 // OpenAI-compatible streaming protocol as llama.cpp does, and against
 // servers that fail: each failure is one clear line and exit code 1.
@@ -90,7 +104,7 @@ func TestModelServer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := httptest.NewServer(tt.handler)
+			srv := httptest.NewServer(chatOnly(tt.handler))
 			defer srv.Close()
 			stdout, stderr, code := runMM(t, srv.URL+"/v1", tt.extra, "-p", "hi")
 			if stdout != tt.stdout || code != tt.code || !strings.HasPrefix(stderr, tt.stderr) || strings.Count(stderr, "\n") > 1 {

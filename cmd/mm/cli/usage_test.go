@@ -20,7 +20,7 @@ func TestUsageFromTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	asked := make(chan bool, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(chatOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var req struct {
 			StreamOptions struct {
@@ -31,7 +31,7 @@ func TestUsageFromTheServer(t *testing.T) {
 		asked <- req.StreamOptions.IncludeUsage
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Write(stream)
-	}))
+	})))
 	defer srv.Close()
 	stdout, stderr, code := runMM(t, srv.URL+"/v1", "", "-p", "--output-format", "json", "hi")
 	if code != 0 || stderr != "" {
