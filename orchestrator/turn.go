@@ -89,6 +89,17 @@ func (s *Session) Prompt(ctx context.Context, text string) error {
 	return err
 }
 
+// PromptQuestion runs one turn on text as a question for the model,
+// whatever it reads: a line like "/ask helper …" or "/compact" is asked
+// as it is written, not run. It is for text that is not a person's line
+// (an A2A client's message): only a person runs commands.
+func (s *Session) PromptQuestion(ctx context.Context, text string) error {
+	ctx, span := tracing.Start(ctx, tracing.SpanTurn, tracing.Internal, attribute.Int("mm.depth", s.depth))
+	err := s.runTurn(ctx, text)
+	span.End(err)
+	return err
+}
+
 func (s *Session) prompt(ctx context.Context, text string) error {
 	if cmd, ok, err := s.parseAskCommand(text); ok || err != nil {
 		if err != nil {

@@ -99,7 +99,7 @@ func (x *executor) Execute(ctx context.Context, rc *a2asrv.RequestContext, q eve
 		return err
 	}
 	out := s.sink.bind(ctx, rc, q)
-	err = s.sess.Prompt(ctx, question)
+	err = s.sess.PromptQuestion(ctx, question)
 	s.sink.unbind()
 	if out.err != nil && ctx.Err() == nil {
 		return out.err
