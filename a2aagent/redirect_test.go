@@ -14,9 +14,9 @@ import (
 
 // elsewhere is a server that records what reached it.
 type elsewhere struct {
-	mu   sync.Mutex
-	got  []string // "METHOD path Authorization"
-	srv  *httptest.Server
+	mu  sync.Mutex
+	got []string // "METHOD path Authorization"
+	srv *httptest.Server
 }
 
 func newElsewhere(t *testing.T) *elsewhere {
