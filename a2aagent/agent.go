@@ -59,11 +59,15 @@ func New(opts Options) (*Agent, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("agent %q: a2a: %q is not an http:// or https:// URL", opts.Name, opts.URL)
 	}
-	a := &Agent{opts: opts, client: opts.Client, contextID: opts.ContextID}
-	if a.client == nil {
+	a := &Agent{opts: opts, contextID: opts.ContextID}
+	if opts.Client != nil {
+		c := *opts.Client // its transport shared; its redirects mm's
+		a.client = &c
+	} else {
 		a.own = http.DefaultTransport.(*http.Transport).Clone()
 		a.client = &http.Client{Transport: a.own}
 	}
+	a.client.CheckRedirect = a.checkRedirect
 	return a, nil
 }
 
@@ -160,6 +164,9 @@ func (a *Agent) errorf(format string, args ...any) error {
 
 // transportError names what a request that got no answer could not do.
 func (a *Agent) transportError(err error) error {
+	if re, ok := redirectError(err); ok {
+		return re
+	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err

@@ -24,7 +24,7 @@ unset MM_CONFIG MM_MODEL MM_ASKED_DEPTH MM_ASK_CHAIN MM_BIN
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 printf 'model: echo/served\n' >served.yaml
 printf 'model: echo/main\nmmConfigs:\n  served: {a2a: "http://127.0.0.1:%s/"}\n' "$port" >asker.yaml
-"$mm" serve --a2a "127.0.0.1:$port" --config served.yaml 2>/dev/null &
+"$mm" serve --a2a "127.0.0.1:$port" --no-token --config served.yaml 2>/dev/null &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do

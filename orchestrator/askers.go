@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/mm-agent/mm/agentproc"
+	"github.com/mm-agent/mm/handoff"
 	"github.com/mm-agent/mm/internal/tracing"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/tools"
@@ -107,7 +108,8 @@ func (a *askers) prompt(ctx context.Context, name string, agent mmconfigs.Agent,
 			a.s.sink.Emit(Notice{Kind: NoticeWarning, Text: notLoadedText(name, earlier, why)})
 		}
 	}
-	h := &relay{s: a.s, agent: name}
+	ctx, h, done := a.newRelay(ctx, name)
+	defer done()
 	err := ag.proc.Prompt(ctx, msg, h)
 	select {
 	case <-ag.proc.Done():
@@ -123,7 +125,7 @@ func (a *askers) prompt(ctx context.Context, name string, agent mmconfigs.Agent,
 		ag.proc.Close()
 		ag.proc = nil
 	}
-	return h.answer.String(), err
+	return h.answer.String(), h.outcome(err)
 }
 
 // notLoadedText is the warning of an asked agent that could not go on with
@@ -155,12 +157,21 @@ func (a *askers) promptA2A(ctx context.Context, ag *askedAgent, name string, age
 		}
 		ag.a2a = p
 	}
-	h := &relay{s: a.s, agent: name}
+	ctx, h, done := a.newRelay(ctx, name)
+	defer done()
 	err := ag.a2a.Prompt(ctx, msg, func(chunk string) { h.Text("", chunk) })
 	if id := ag.a2a.ContextID(); id != "" {
 		a.s.setAskedSession(name, id)
 	}
-	return h.answer.String(), err
+	return h.answer.String(), h.outcome(err)
+}
+
+// newRelay is the relay of one hand-off to name, and the context the
+// agent is asked in: cancelled when the answer passes its hard bound.
+func (a *askers) newRelay(ctx context.Context, name string) (context.Context, *relay, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	h := &relay{s: a.s, agent: name, answer: handoff.NewAnswer(a.s.answerKeep, a.s.answerHard), stop: cancel}
+	return ctx, h, cancel
 }
 
 // closeAll stops every asked agent.
@@ -197,9 +208,12 @@ func (a *askers) closeAll() error {
 
 // relay passes what an asked agent does to the asking session's person.
 type relay struct {
-	s      *Session
-	agent  string
-	answer strings.Builder
+	s     *Session
+	agent string
+	// answer is what is kept of the agent's answer; stop ends the
+	// hand-off once it passed its hard bound.
+	answer *handoff.Answer
+	stop   func()
 	// toolSince says one of the agent's own tool calls came after its last
 	// text: the next text is another model call's, on a line of its own.
 	toolSince bool
@@ -263,11 +277,15 @@ func (r *relay) chain(below string) string {
 
 func (r *relay) Text(agent, chunk string) {
 	if agent == "" {
-		if r.toolSince && r.answer.Len() > 0 && !strings.HasSuffix(r.answer.String(), "\n") {
-			r.answer.WriteByte('\n')
+		if r.answer.Passed() {
+			return // what comes while the agent is being stopped
 		}
+		sep := r.toolSince && r.answer.Len() > 0 && !r.answer.EndsLine()
 		r.toolSince = false
-		r.answer.WriteString(chunk)
+		if (sep && !r.answer.Write("\n")) || !r.answer.Write(chunk) {
+			r.stop()
+			return
+		}
 	}
 	r.s.sink.Emit(Text{Agent: r.chain(agent), Text: chunk})
 }
@@ -336,6 +354,15 @@ func (r *relay) Permission(ctx context.Context, req agentproc.PermissionRequest)
 		return agentproc.RejectAlways
 	}
 	return agentproc.Refused
+}
+
+// outcome is the hand-off's error: the hard bound's, when the answer
+// passed it (the agent was stopped for it), else err.
+func (r *relay) outcome(err error) error {
+	if r.answer.Passed() {
+		return &handoff.AnswerTooLongError{Agent: r.agent, Limit: r.s.answerHard}
+	}
+	return err
 }
 
 func firstLine(s string) string {

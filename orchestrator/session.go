@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mm-agent/mm/handoff"
 	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/llm"
 	"github.com/mm-agent/mm/mmconfigs"
@@ -82,7 +83,12 @@ type Session struct {
 	// lower limit the asking agent passed down (MM_ASK_MAX_DEPTH), so that
 	// the agent a person started bounds the whole chain.
 	maxDepth int
-	chain    string
+	// answerKeep and answerHard bound one asked agent's answer: what mm
+	// keeps of it, and where it ends the hand-off (handoff.MaxKeptAnswer
+	// and MaxStreamedAnswer; smaller in tests).
+	answerKeep, answerHard int
+
+	chain string
 
 	mu       sync.Mutex
 	history  []llm.Message
@@ -223,6 +229,7 @@ func (s *Session) joinChain(environ []string, bin string) {
 		s.depth = d
 	}
 	s.maxDepth = s.cfg.MaxAskDepth
+	s.answerKeep, s.answerHard = handoff.MaxKeptAnswer, handoff.MaxStreamedAnswer
 	if m, err := strconv.Atoi(env["MM_ASK_MAX_DEPTH"]); err == nil && m >= 0 && m < s.maxDepth {
 		s.maxDepth = m
 	}

@@ -28,5 +28,6 @@ func serveA2A(ctx context.Context, ln net.Listener, o cli.ServeOptions) error {
 	}
 	// A nil o.Store is a nil a2a.Store: nothing is saved.
 	return a2a.Serve(ctx, ln, a2a.Options{Session: o.Session, Store: o.Store, Name: o.Name, Description: o.Description,
-		Version: o.Version, Skills: skills, Token: o.Token, MaxTasks: o.MaxTasks, Log: o.Log})
+		Version: o.Version, Skills: skills, Token: o.Token, MaxTasks: o.MaxTasks, MaxConns: o.MaxConns, Host: o.Host,
+		AllowOrigins: o.AllowOrigins, Log: o.Log})
 }

@@ -9,7 +9,10 @@
 // artifact, the task's end as its final status. Nobody can be asked for
 // consent, so tool calls run only with yolo or a hook's allow, as with -p.
 // The protocol itself is a2a-go's server (a2asrv); this package adds the
-// bounds a service needs: a bearer token, a request body limit, a bound on
-// running tasks and on kept tasks, a write deadline for slow clients, and a
-// shutdown that cancels what runs and closes every session.
+// bounds a service needs: a door that refuses a request for another Host,
+// from a web page (Origin) not allowed, or not JSON (door.go); a bearer
+// token; a request body limit; a bound on running tasks and on kept tasks;
+// an idle timeout and a cap on open connections (conns.go); a write
+// deadline for slow clients; and a shutdown that cancels what runs and
+// closes every session. A client's text is a question: it runs no command.
 package a2a

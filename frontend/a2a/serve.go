@@ -15,6 +15,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2asrv"
+	a2alog "github.com/a2aproject/a2a-go/log"
 
 	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/internal/tracing"
@@ -42,6 +43,14 @@ const (
 	// readHeaderTimeout bounds a request's headers: a slow client cannot
 	// hold a connection open by sending nothing.
 	readHeaderTimeout = 10 * time.Second
+	// idleTimeout closes a kept-alive connection with no request for that
+	// long: an A2A client asks again within seconds, or opens another.
+	idleTimeout = 15 * time.Second
+	// DefaultMaxConns is how many connections may be open at once by
+	// default; one more is answered 503. Each running task holds one (its
+	// stream), so it is a few times DefaultMaxTasks, and far below the
+	// file descriptors a process has (1,024 by default).
+	DefaultMaxConns = 200
 	// shutdownGrace is how long, once asked to stop, the server waits for
 	// its cancelled tasks to say so to their clients.
 	shutdownGrace = 500 * time.Millisecond
@@ -52,6 +61,8 @@ type Skill struct{ Name, Description string }
 
 // Session is what the server needs of an orchestrator session.
 type Session interface {
+	// Prompt answers a client's text as a question: a client is
+	// not the person, and runs no /ask… or other command.
 	Prompt(ctx context.Context, text string) error
 	Close() error
 }
@@ -79,6 +90,16 @@ type Options struct {
 	Log io.Writer
 	// WriteTimeout bounds each write to a client; 0 for writeTimeout.
 	WriteTimeout time.Duration
+	// IdleTimeout closes a connection idle that long; 0 for idleTimeout.
+	IdleTimeout time.Duration
+	// MaxConns bounds the connections open at once; 0 for DefaultMaxConns.
+	MaxConns int
+	// Host is the host the person named to serve on ("localhost"): a
+	// request's Host may name it, besides the address served.
+	Host string
+	// AllowOrigins are the web origins ("https://app.example") whose
+	// requests are answered; a request with any other Origin is refused.
+	AllowOrigins []string
 }
 
 // Store keeps the sessions of the A2A contexts.
@@ -106,14 +127,27 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = writeTimeout
 	}
+	if opts.IdleTimeout <= 0 {
+		opts.IdleTimeout = idleTimeout
+	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = DefaultMaxConns
+	}
 	tasksCtx, cancelTasks := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelTasks()
 	x := newExecutor(tasksCtx, opts)
 	defer x.sessions.closeAll()
+	d := newDoor(ln.Addr(), opts.Host, opts.AllowOrigins)
 	h := Handler(x, opts, "http://"+ln.Addr().String()+"/")
+	ln = newCapListener(ln, opts.MaxConns)
 	srv := &http.Server{
-		Handler:           h,
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !d.check(w, r) {
+				h.ServeHTTP(w, r)
+			}
+		}),
 		ReadHeaderTimeout: readHeaderTimeout,
+		IdleTimeout:       opts.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          nil,
 	}
@@ -166,7 +200,12 @@ func Handler(x a2asrv.AgentExecutor, opts Options, url string) http.Handler {
 		a2asrv.WithLogger(quiet)))
 	mux := http.NewServeMux()
 	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
-	mux.Handle("/", guard(opts.Token, opts.WriteTimeout, rpc))
+	// a2a-go's JSON-RPC handler logs a stream cut short with the request's
+	// logger (slog's default, stderr, else): mm serve's log has its own line.
+	quietRPC := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rpc.ServeHTTP(w, r.WithContext(a2alog.WithLogger(r.Context(), quiet)))
+	})
+	mux.Handle("/", guard(opts.Token, opts.WriteTimeout, quietRPC))
 	return mux
 }
 
@@ -185,7 +224,11 @@ func guard(token string, timeout time.Duration, next http.Handler) http.Handler 
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 		// The asking agent's span, when it traces: its task continues it.
 		r = r.WithContext(tracing.FromHeader(r.Context(), r.Header))
-		next.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: timeout}, r)
+		rc := http.NewResponseController(w)
+		// The deadline of the last write must not outlive the request: the
+		// connection, kept alive, serves the next one.
+		defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
+		next.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: rc, timeout: timeout}, r)
 	})
 }
 

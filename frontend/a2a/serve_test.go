@@ -289,13 +289,14 @@ func TestShutdownCancelsRunningTasks(t *testing.T) {
 // meanwhile.
 func TestSlowClient(t *testing.T) {
 	url, f, _ := serve(t, Options{WriteTimeout: 200 * time.Millisecond})
-	conn, err := net.Dial("tcp", strings.TrimPrefix(strings.TrimSuffix(url, "/"), "http://"))
+	addr := strings.TrimPrefix(strings.TrimSuffix(url, "/"), "http://")
+	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
 	body := `{"jsonrpc":"2.0","id":1,"method":"message/stream","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"flood"}]}}}`
-	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
 	// It reads nothing; another client is answered all the same.
 	if shown, err := ask(context.Background(), client(t, url, ""), "meanwhile"); shown != "echo: meanwhile" || err != "" {
 		t.Errorf("beside a slow client: %q, %q", shown, err)

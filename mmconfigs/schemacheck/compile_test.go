@@ -2,7 +2,6 @@ package schemacheck_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,15 +24,6 @@ func TestCompile(t *testing.T) {
 		{"minimum", `{"minimum": "low"}`, `not a valid JSON Schema: minimum: cannot unmarshal string`},
 		{"bad ref", `{"$ref": "#/nowhere"}`, `not a valid JSON Schema: JSON Pointer "/nowhere": no schema field "nowhere"`},
 		{"bad pattern", `{"type":"string","pattern":"(a"}`, `not a valid JSON Schema: pattern: error parsing regexp: missing closing ): ` + "`(a`"},
-		// A tree: each level is a part of the value, so the $ref back ends.
-		{"tree", `{"type":"object","properties":{"name":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#"}}}}`, ""},
-		// Schemas whose check would never end, or not in a lifetime: refused
-		// before any answer is checked (it used to overflow the stack, or spin).
-		{"ref to itself", `{"$ref":"#"}`, `not a valid JSON Schema: its $ref at # leads back to itself with no property or item in between: checking a value against it would never end`},
-		{"ref loop", `{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, `not a valid JSON Schema: its $ref at #/$defs/a leads back to itself with no property or item in between: checking a value against it would never end`},
-		{"anchor loop", `{"$defs":{"a":{"$anchor":"x","anyOf":[{"$ref":"#x"}]}},"$ref":"#x"}`, `not a valid JSON Schema: its $ref at #/$defs/a leads back to itself with no property or item in between: checking a value against it would never end`},
-		{"fan-out", fanOut(20), `not a valid JSON Schema: checking one value against it would apply more than 10000 subschemas (anyOf, oneOf, allOf and $ref multiply them, from #/$defs/d8): simplify it`},
-		{"fan-out within bounds", fanOut(8), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,18 +36,6 @@ func TestCompile(t *testing.T) {
 			}
 		})
 	}
-}
-
-// fanOut is a schema of n levels, each an anyOf of the next one twice:
-// 2^n subschemas applied to one value, in n small definitions.
-func fanOut(n int) string {
-	var b strings.Builder
-	b.WriteString(`{"$defs":{`)
-	for i := 0; i < n; i++ {
-		fmt.Fprintf(&b, `"d%d":{"anyOf":[{"$ref":"#/$defs/d%d"},{"$ref":"#/$defs/d%d"}]},`, i, i+1, i+1)
-	}
-	fmt.Fprintf(&b, `"d%d":{"type":"string"}},"$ref":"#/$defs/d0"}`, n)
-	return b.String()
 }
 
 // TestValidate: a compiled schema's errors are jsonschema-go's first line,
@@ -114,13 +92,13 @@ func load(t *testing.T, files map[string]string) (*mmconfigs.Config, error, stri
 func TestConfigErrors(t *testing.T) {
 	tests := []struct{ name, agent, schema, want string }{
 		{"structuredOutput minimum", "structuredOutput: s.json\n", `{"minimum": "low"}`,
-			`agent.yaml:1: structuredOutput: $DIR/s.json: not a valid JSON Schema: minimum: cannot unmarshal string`},
+			`agent.yaml: structuredOutput: $DIR/s.json: not a valid JSON Schema: minimum: cannot unmarshal string`},
 		{"structuredOutput bad ref", "structuredOutput: s.json\n", `{"$ref": "#/nowhere"}`,
-			`agent.yaml:1: structuredOutput: $DIR/s.json: not a valid JSON Schema: JSON Pointer "/nowhere": no schema field "nowhere"`},
+			`agent.yaml: structuredOutput: $DIR/s.json: not a valid JSON Schema: JSON Pointer "/nowhere": no schema field "nowhere"`},
 		{"structuredOutput bad pattern", "structuredOutput: s.json\n", `{"type":"string","pattern":"(a"}`,
-			`agent.yaml:1: structuredOutput: $DIR/s.json: not a valid JSON Schema: pattern: error parsing regexp: missing closing ): ` + "`(a`"},
+			`agent.yaml: structuredOutput: $DIR/s.json: not a valid JSON Schema: pattern: error parsing regexp: missing closing ): ` + "`(a`"},
 		{"inputSchema bad pattern", "tools:\n  - read_file\n  - {name: wc, description: d, wasm: t.wasm, inputSchema: {type: string, pattern: '(a'}}\n", "{}",
-			`agent.yaml:3: tools[1]: wc: inputSchema: not a valid JSON Schema: pattern: error parsing regexp: missing closing ): ` + "`(a`"},
+			`agent.yaml: tools[1]: wc: inputSchema: not a valid JSON Schema: pattern: error parsing regexp: missing closing ): ` + "`(a`"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -228,6 +228,13 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 		<-ctx.Done()
 		a.say(context.WithoutCancel(ctx), sid, acp.UpdateAgentMessageText("stopped"))
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+	case "endless":
+		// An answer that never ends, until the client cancels the turn.
+		piece := strings.Repeat("endless answer ", 4<<10)
+		for ctx.Err() == nil {
+			a.say(ctx, sid, acp.UpdateAgentMessageText(piece))
+		}
+		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
 	case "hang":
 		a.say(ctx, sid, acp.UpdateAgentMessageText("hanging"))
 		select {}

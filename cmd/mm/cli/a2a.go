@@ -14,6 +14,10 @@ import (
 // DefaultMaxTasks (a test keeps them equal).
 const defaultMaxTasks = 50
 
+// defaultMaxConns is mm serve's --max-connections default: frontend/a2a's
+// DefaultMaxConns (a test keeps them equal).
+const defaultMaxConns = 200
+
 // ServeOptions are what mm serve gives Features.ServeA2A: frontend/a2a's
 // Options, as the command line fills them.
 type ServeOptions struct {
@@ -27,8 +31,13 @@ type ServeOptions struct {
 	Skills []ServeSkill
 	// Token, when not "", is the bearer token every request must carry.
 	Token string
-	// MaxTasks bounds the tasks running at once.
-	MaxTasks int
+	// MaxTasks bounds the tasks running at once; MaxConns the connections
+	// open at once.
+	MaxTasks, MaxConns int
+	// Host is the host given to serve on, which a request's Host may name.
+	Host string
+	// AllowOrigins are the web origins whose requests are answered.
+	AllowOrigins []string
 	// Log gets one line per problem the server meets.
 	Log io.Writer
 }

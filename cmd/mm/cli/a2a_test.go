@@ -13,10 +13,13 @@ var (
 	_ ServeStore = a2a.Store(nil)
 )
 
-// TestServeDefaultsAreFrontendA2As: mm serve's --max-tasks default is the
-// server's, which cli does not import.
+// TestServeDefaultsAreFrontendA2As: mm serve's --max-tasks and
+// --max-connections defaults are the server's, which cli does not import.
 func TestServeDefaultsAreFrontendA2As(t *testing.T) {
 	if defaultMaxTasks != a2a.DefaultMaxTasks {
 		t.Errorf("--max-tasks defaults to %d, frontend/a2a to %d: make them equal", defaultMaxTasks, a2a.DefaultMaxTasks)
+	}
+	if defaultMaxConns != a2a.DefaultMaxConns {
+		t.Errorf("--max-connections defaults to %d, frontend/a2a to %d: make them equal", defaultMaxConns, a2a.DefaultMaxConns)
 	}
 }

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,6 +98,7 @@ func TestScripts(t *testing.T) {
 			"freeport":     cmdFreePort,
 			"waitport":     cmdWaitPort,
 			"lastsession":  cmdLastSession,
+			"httpreq":      cmdHTTPReq,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -238,4 +241,42 @@ func cmdLastSession(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("no saved session")
 	}
 	ts.Setenv(args[0], strings.TrimSuffix(filepath.Base(files[len(files)-1]), ".jsonl"))
+}
+
+// cmdHTTPReq sends one HTTP request and writes its status line and body
+// to a file, for the script to read: httpreq METHOD URL OUTFILE [Name:
+// value]… [body=TEXT]. A header Host: sets the request's Host.
+func cmdHTTPReq(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 3 || neg {
+		ts.Fatalf("usage: httpreq METHOD URL OUTFILE [Name: value]... [body=TEXT]")
+	}
+	var body io.Reader
+	var headers [][2]string
+	for _, a := range args[3:] {
+		if b, ok := strings.CutPrefix(a, "body="); ok {
+			body = strings.NewReader(b)
+			continue
+		}
+		k, v, ok := strings.Cut(a, ":")
+		if !ok {
+			ts.Fatalf("httpreq: %q is neither a header nor body=", a)
+		}
+		headers = append(headers, [2]string{k, strings.TrimSpace(v)})
+	}
+	req, err := http.NewRequest(args[0], args[1], body)
+	ts.Check(err)
+	for _, h := range headers {
+		if strings.EqualFold(h[0], "Host") {
+			req.Host = h[1]
+			continue
+		}
+		req.Header.Set(h[0], h[1])
+	}
+	client := &http.Client{Timeout: 30 * time.Second}
+	resp, err := client.Do(req)
+	ts.Check(err)
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[2]), append([]byte(resp.Status+"\n"), b...), 0o644))
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,10 +15,13 @@ import (
 
 // serveFlags are mm serve's own flags.
 type serveFlags struct {
-	a2a      string
-	tokenEnv string
-	maxTasks int
-	noSave   bool
+	a2a          string
+	tokenEnv     string
+	noToken      bool
+	allowOrigins []string
+	maxTasks     int
+	maxConns     int
+	noSave       bool
 }
 
 // serveCmd is mm serve: the configuration as a service.
@@ -30,8 +34,14 @@ func serveCmd(f *flags, s *streams, end *ending) *cobra.Command {
 /.well-known/agent-card.json, JSON-RPC with streaming at /. Each A2A context is one
 mm session, saved in the sessions folder's served/ folder (not with --no-save or
 persist: false). Nobody can be asked for consent: tool calls run only with yolo: true
-(or --yolo) or a hook's allow. Away from loopback, --token-env is required: every
-request must carry "Authorization: Bearer <the variable's value>".`,
+(or --yolo) or a hook's allow. A client's text is a question, never a command.
+
+Every request but the card's must carry "Authorization: Bearer <token>": the token in
+$XDG_STATE_HOME/mm/serve-token (~/.local/state/mm/serve-token), written at the first
+start, or the value of --token-env's variable; --no-token, on loopback only, asks
+none. Requests for another Host than the address served, from a web page (an Origin
+header) that --allow-origin does not name, or with a body that is not
+application/json are refused.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if s.Features.ServeA2A == nil {
@@ -41,8 +51,11 @@ request must carry "Authorization: Bearer <the variable's value>".`,
 		},
 	}
 	cmd.Flags().StringVar(&sf.a2a, "a2a", "", "the address to serve A2A on, host:port (port 0: any free one)")
-	cmd.Flags().StringVar(&sf.tokenEnv, "token-env", "", "the variable holding the bearer token every request must carry (required away from loopback)")
+	cmd.Flags().StringVar(&sf.tokenEnv, "token-env", "", "the variable holding the bearer token every request must carry (default: the token in mm's state folder)")
+	cmd.Flags().BoolVar(&sf.noToken, "no-token", false, "ask no token of the clients (on loopback only)")
+	cmd.Flags().StringArrayVar(&sf.allowOrigins, "allow-origin", nil, "a web origin (https://app.example) whose pages may call the agent; repeat for more")
 	cmd.Flags().IntVar(&sf.maxTasks, "max-tasks", defaultMaxTasks, "how many tasks may run at once; more are refused with a failed task")
+	cmd.Flags().IntVar(&sf.maxConns, "max-connections", defaultMaxConns, "how many connections may be open at once; more are answered 503")
 	cmd.Flags().BoolVar(&sf.noSave, "no-save", false, "do not save the contexts' sessions (as persist: false)")
 	return cmd
 }
@@ -58,15 +71,19 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 		fmt.Fprintf(s.ErrOut, "mm serve: --a2a %s: want host:port, like 127.0.0.1:8000 (%v)\n", sf.a2a, err)
 		return 2
 	}
-	token := ""
-	if sf.tokenEnv != "" {
-		if token = s.Getenv(sf.tokenEnv); token == "" {
-			fmt.Fprintf(s.ErrOut, "mm serve: --token-env %s: $%s is empty: set it to the token clients must send\n", sf.tokenEnv, sf.tokenEnv)
+	for _, o := range sf.allowOrigins {
+		if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.RawQuery != "" {
+			fmt.Fprintf(s.ErrOut, "mm serve: --allow-origin %q: want a web origin, scheme and host, like https://app.example or http://localhost:3000\n", o)
 			return 2
 		}
-	} else if !loopback(host) {
-		fmt.Fprintf(s.ErrOut, "mm serve: --a2a %s is reachable from other machines: give --token-env VAR, the variable holding the token every request must carry (or serve on 127.0.0.1)\n", sf.a2a)
+	}
+	if sf.maxConns < 1 {
+		fmt.Fprintf(s.ErrOut, "mm serve: --max-connections %d: want a number above 0\n", sf.maxConns)
 		return 2
+	}
+	token, tokenFile, code := serveTokenOf(s, sf, host)
+	if code != 0 {
+		return code
 	}
 	cwd, err := s.Getwd()
 	if err != nil {
@@ -100,11 +117,14 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 		cardSkills = append(cardSkills, ServeSkill{Name: sk.Name, Description: sk.Description})
 	}
 	name := agentName(cfg.Path)
-	url := "http://" + ln.Addr().String() + "/"
-	fmt.Fprintf(s.ErrOut, "mm serve: %s over A2A at %s (card: %s.well-known/agent-card.json)\n", name, url, url)
+	served := "http://" + ln.Addr().String() + "/"
+	fmt.Fprintf(s.ErrOut, "mm serve: %s over A2A at %s (card: %s.well-known/agent-card.json)\n", name, served, served)
+	if tokenFile != "" {
+		fmt.Fprintf(s.ErrOut, "mm serve: clients send \"Authorization: Bearer <token>\" with the token in %s\n", tokenFile)
+	}
 	err = s.Features.ServeA2A(ctx, ln, ServeOptions{
 		Session: opts, Name: name, Description: cfg.Description, Version: version(), Skills: cardSkills,
-		Token: token, MaxTasks: sf.maxTasks, Log: s.ErrOut,
+		Token: token, MaxTasks: sf.maxTasks, MaxConns: sf.maxConns, Host: host, AllowOrigins: sf.allowOrigins, Log: s.ErrOut,
 		Store: servedStore(s.Getenv, !sf.noSave && cfg.Persist, s.ErrOut),
 	})
 	if err != nil {
@@ -112,6 +132,40 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 		return 1
 	}
 	return 0
+}
+
+// serveTokenOf is the token mm serve asks of its clients: $VAR's with
+// --token-env, none with --no-token (loopback only), else the one in mm's
+// state folder, whose path file names. code is not 0 when mm serve cannot
+// start, the reason written.
+func serveTokenOf(s *streams, sf serveFlags, host string) (token, file string, code int) {
+	switch {
+	case sf.noToken && sf.tokenEnv != "":
+		fmt.Fprintln(s.ErrOut, "mm serve: --no-token and --token-env: give one of them")
+		return "", "", 2
+	case sf.noToken && !loopback(host):
+		fmt.Fprintf(s.ErrOut, "mm serve: --no-token: --a2a %s is reachable from other machines, which must send a token: leave --no-token out, or serve on 127.0.0.1\n", sf.a2a)
+		return "", "", 2
+	case sf.noToken:
+		return "", "", 0
+	case sf.tokenEnv != "":
+		if token = s.Getenv(sf.tokenEnv); token == "" {
+			fmt.Fprintf(s.ErrOut, "mm serve: --token-env %s: $%s is empty: set it to the token clients must send\n", sf.tokenEnv, sf.tokenEnv)
+			return "", "", 2
+		}
+		return token, "", 0
+	}
+	file = serveTokenPath(s.Getenv)
+	if file == "" {
+		fmt.Fprintln(s.ErrOut, "mm serve: no state folder to keep a token in (set HOME or XDG_STATE_HOME): give --token-env VAR, or --no-token on loopback")
+		return "", "", 1
+	}
+	token, err := serveToken(file)
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm serve: the token: %v\n", err)
+		return "", "", 1
+	}
+	return token, file, 0
 }
 
 // loopback reports whether host is reachable only from this machine.

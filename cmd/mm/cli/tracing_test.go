@@ -342,7 +342,7 @@ func TestTraceA2A(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	env := tracedEnv("OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.URL)
-	serve := exec.CommandContext(ctx, mmBin, "serve", "--a2a", "127.0.0.1:0", "--config", "served.yaml")
+	serve := exec.CommandContext(ctx, mmBin, "serve", "--a2a", "127.0.0.1:0", "--no-token", "--config", "served.yaml")
 	serve.Dir = dir
 	serve.Env = env
 	stderr, _ := serve.StderrPipe()

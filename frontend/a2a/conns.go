@@ -1,0 +1,95 @@
+package a2a
+
+import (
+	"io"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// refusedWriteTimeout bounds the 503 written to a connection over the
+// limit: a client that does not read it is not waited for.
+const refusedWriteTimeout = time.Second
+
+// busyText is what a connection over the limit reads, as a whole HTTP
+// response, before it is closed: a client can say why.
+const busyText = "mm serve holds as many connections as it may: try again in a moment\n"
+
+// capListener hands at most max connections to the server at once; one
+// more is answered 503 and closed. Unlike a listener that stops
+// accepting, a client over the limit is told at once, and the backlog of
+// the kernel does not fill.
+type capListener struct {
+	net.Listener
+	max int
+
+	mu   sync.Mutex
+	open int
+	// refused counts the connections answered 503, for tests.
+	refused int
+}
+
+func newCapListener(ln net.Listener, max int) *capListener {
+	return &capListener{Listener: ln, max: max}
+}
+
+func (l *capListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		l.mu.Lock()
+		if l.open >= l.max {
+			l.refused++
+			l.mu.Unlock()
+			go refuse(c)
+			continue
+		}
+		l.open++
+		l.mu.Unlock()
+		return &countedConn{Conn: c, l: l}, nil
+	}
+}
+
+// counts is the connections open and refused so far.
+func (l *capListener) counts() (open, refused int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.open, l.refused
+}
+
+// refuse answers 503 and closes c. What the client sent is read (for a
+// moment) after the answer: closing on unread bytes would reset the
+// connection, and the client would read the reset, not the answer.
+func refuse(c net.Conn) {
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(refusedWriteTimeout))
+	resp := "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\nRetry-After: 1\r\n" +
+		"Content-Length: " + strconv.Itoa(len(busyText)) + "\r\n\r\n" + busyText
+	if _, err := c.Write([]byte(resp)); err != nil {
+		return
+	}
+	if tc, ok := c.(interface{ CloseWrite() error }); ok {
+		_ = tc.CloseWrite()
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(c, 64<<10))
+}
+
+// countedConn gives its place back when closed, once.
+type countedConn struct {
+	net.Conn
+	l    *capListener
+	once sync.Once
+}
+
+func (c *countedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() {
+		c.l.mu.Lock()
+		c.l.open--
+		c.l.mu.Unlock()
+	})
+	return err
+}
