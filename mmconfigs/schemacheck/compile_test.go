@@ -92,13 +92,13 @@ func load(t *testing.T, files map[string]string) (*mmconfigs.Config, error, stri
 func TestConfigErrors(t *testing.T) {
 	tests := []struct{ name, agent, schema, want string }{
 		{"structuredOutput minimum", "structuredOutput: s.json\n", `{"minimum": "low"}`,
-			`agent.yaml: structuredOutput: $DIR/s.json: not a valid JSON Schema: minimum: cannot unmarshal string`},
+			`agent.yaml:1: structuredOutput: $DIR/s.json: not a valid JSON Schema: minimum: cannot unmarshal string`},
 		{"structuredOutput bad ref", "structuredOutput: s.json\n", `{"$ref": "#/nowhere"}`,
-			`agent.yaml: structuredOutput: $DIR/s.json: not a valid JSON Schema: JSON Pointer "/nowhere": no schema field "nowhere"`},
+			`agent.yaml:1: structuredOutput: $DIR/s.json: not a valid JSON Schema: JSON Pointer "/nowhere": no schema field "nowhere"`},
 		{"structuredOutput bad pattern", "structuredOutput: s.json\n", `{"type":"string","pattern":"(a"}`,
-			`agent.yaml: structuredOutput: $DIR/s.json: not a valid JSON Schema: pattern: error parsing regexp: missing closing ): ` + "`(a`"},
+			`agent.yaml:1: structuredOutput: $DIR/s.json: not a valid JSON Schema: pattern: error parsing regexp: missing closing ): ` + "`(a`"},
 		{"inputSchema bad pattern", "tools:\n  - read_file\n  - {name: wc, description: d, wasm: t.wasm, inputSchema: {type: string, pattern: '(a'}}\n", "{}",
-			`agent.yaml: tools[1]: wc: inputSchema: not a valid JSON Schema: pattern: error parsing regexp: missing closing ): ` + "`(a`"},
+			`agent.yaml:3: tools[1]: wc: inputSchema: not a valid JSON Schema: pattern: error parsing regexp: missing closing ): ` + "`(a`"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
