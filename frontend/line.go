@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/rivo/uniseg"
+
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -121,11 +123,13 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 			in = newPipeReader(gate)
 		} else {
 			in = tr
+			watch.tty = newTurnTerminal(opts.Stdin)
 		}
 	} else {
 		in = newPipeReader(gate)
 	}
 	defer in.Close()
+	defer watch.close()
 
 	opts.Stdout = newVisibleWriter(opts.Stdout)
 	var inputMu sync.Mutex // a consent question and the prompt never read at once
@@ -135,6 +139,9 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 	r.consent = func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
 		inputMu.Lock()
 		defer inputMu.Unlock()
+		if watch.typing() {
+			return askConsentTyped(ctx, watch, opts.Stdout, req)
+		}
 		defer watch.pause()()
 		return askConsent(in, opts.Stdout, !opts.Terminal, req)
 	}
@@ -257,30 +264,30 @@ func runCancellable(ctx context.Context, f func(context.Context, context.CancelF
 
 // askConsent asks the person about one tool call.
 func askConsent(in lineReader, out io.Writer, echo bool, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
-	head, q := ConsentQuestion(req, fmt.Sprintf("[y] yes once  [n] no  [a] always for %s  [v] never for %s › ", req.Tool, req.Tool))
+	head, q := ConsentQuestion(req, consentKeys(req))
 	for _, l := range head {
 		fmt.Fprintln(out, l)
+	}
+	prompt := q
+	if !echo && uniseg.StringWidth(q) >= terminalWidth(out) {
+		// A prompt wider than the terminal is redrawn on every key.
+		prompt = "› "
 	}
 	for {
 		if echo {
 			fmt.Fprint(out, q)
+		} else if prompt != q {
+			fmt.Fprintln(out, strings.TrimSuffix(q, " › "))
 		}
-		line, err := in.ReadLine(q)
+		line, err := in.ReadLine(prompt)
 		if echo {
 			fmt.Fprintln(out)
 		}
 		if err != nil {
 			return orchestrator.RejectOnce
 		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "y", "yes":
-			return orchestrator.AllowOnce
-		case "n", "no":
-			return orchestrator.RejectOnce
-		case "a", "always":
-			return orchestrator.AllowAlways
-		case "v", "never":
-			return orchestrator.RejectAlways
+		if a, ok := parseConsent(line); ok {
+			return a
 		}
 	}
 }

@@ -42,6 +42,9 @@ type renderer struct {
 	// md renders the segment's text as markdown, on a writer with colours;
 	// nil on any other.
 	md *markdown.Stream
+	// wrap breaks the segment's text at spaces, on a terminal; nil on any
+	// other writer.
+	wrap *wrapper
 
 	// styleOut and styleSide say out and side are terminals that get
 	// colours (useTerminal): the renderer then makes text visible itself
@@ -118,15 +121,37 @@ func (r *renderer) Consent(ctx context.Context, req orchestrator.ConsentRequest)
 func (r *renderer) closeLine() {
 	if r.md != nil {
 		if text := markdown.ANSI(r.md.Close()); text != "" {
-			io.WriteString(underVisible(r.open), text)
+			io.WriteString(underVisible(r.open), r.wrapped(text))
 			r.atLineStart = strings.HasSuffix(text, "\n")
 		}
 		r.md = nil
+	}
+	if r.wrap != nil {
+		io.WriteString(underVisible(r.open), r.wrap.flush())
+		r.wrap = nil
 	}
 	if r.open != nil && !r.atLineStart {
 		fmt.Fprintln(r.open)
 	}
 	r.open = nil
+}
+
+// wrapped is what of s can be written now: all of it, or, when the
+// segment's writer is a terminal, s broken into the terminal's rows with
+// the word it ends in held back.
+func (r *renderer) wrapped(s string) string {
+	if r.wrap == nil {
+		return s
+	}
+	return r.wrap.write(s)
+}
+
+// startWrap wraps the segment's text when w is a terminal.
+func (r *renderer) startWrap(w io.Writer) {
+	r.wrap = nil
+	if terminalWidth(w) > 0 {
+		r.wrap = &wrapper{width: func() int { return terminalWidth(w) }}
+	}
 }
 
 func (r *renderer) Emit(ev orchestrator.Event) {
@@ -141,11 +166,12 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 		if r.open == nil || r.segment != e.Agent || r.open != w {
 			r.closeLine()
 			r.segment = e.Agent
+			r.startWrap(w)
 			switch {
 			case e.Agent != "":
-				fmt.Fprintf(w, "🤖 %s: ", e.Agent)
+				io.WriteString(w, r.wrapped(fmt.Sprintf("🤖 %s: ", e.Agent)))
 			case r.prefix:
-				fmt.Fprint(w, "🤖 ")
+				io.WriteString(w, r.wrapped("🤖 "))
 			}
 			if r.styled(w) {
 				r.md = markdown.NewStream(Visible)
@@ -156,7 +182,10 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 		if r.md != nil {
 			// Made visible in the stream, before its own escapes.
 			text = markdown.ANSI(r.md.Write(text))
-			io.WriteString(underVisible(w), text)
+			io.WriteString(underVisible(w), r.wrapped(text))
+		} else if r.wrap != nil {
+			// Made visible before its width is counted.
+			io.WriteString(w, r.wrapped(Visible(text)))
 		} else {
 			io.WriteString(w, text)
 		}

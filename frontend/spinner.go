@@ -80,7 +80,12 @@ func (s *spinner) draw(now time.Time) {
 		s.erase()
 		return
 	}
-	io.WriteString(s.tty, eraseLine+spinnerFrame(now.Sub(s.prog.Since()))+" "+Visible(line)+"\x1b[K")
+	shown := spinnerFrame(now.Sub(s.prog.Since())) + " " + Visible(line)
+	if w := terminalWidth(s.tty); w > 0 {
+		// A line the terminal wraps is not erased whole by the next frame.
+		shown = cutWidth(shown, w-1)
+	}
+	io.WriteString(s.tty, eraseLine+shown+"\x1b[K")
 	s.shown = true
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -40,6 +41,14 @@ type turnInput struct {
 	// checked is how much of pending was looked at for /abort lines.
 	checked int
 	err     error
+	// asking, while a consent question waits for its answer on a terminal,
+	// gets the first line typed after the question (typedAnswer); answer
+	// holds what of it came so far, apart from pending, so that what was
+	// typed before the question is not glued to it.
+	asking chan string
+	answer []byte
+	// reading says watch is reading the source.
+	reading bool
 }
 
 func newTurnInput(ctx context.Context, src io.Reader) *turnInput {
@@ -50,8 +59,10 @@ func newTurnInput(ctx context.Context, src io.Reader) *turnInput {
 	return t
 }
 
-// Read hands out pending bytes up to the end of their first line, reading
-// the source when nothing is pending.
+// Read hands out pending bytes up to the end of their first line (a
+// newline, or a carriage return: Enter as the line editor reads it in raw
+// mode), reading the source when nothing is pending. What follows stays
+// here, where the watch of the next turn sees an /abort in it.
 func (t *turnInput) Read(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -70,7 +81,7 @@ func (t *turnInput) Read(p []byte) (int, error) {
 		t.err = err
 	}
 	end := len(t.pending)
-	if i := bytes.IndexByte(t.pending, '\n'); i >= 0 {
+	if i := lineEnd(t.pending); i >= 0 {
 		end = i + 1
 	}
 	n := copy(p, t.pending[:end])
@@ -89,6 +100,7 @@ func (t *turnInput) watch(abort func()) (stop func()) {
 	t.mu.Lock()
 	t.scan(abort) // lines read before the turn began
 	ended := t.err != nil || len(t.pending) >= maxAhead
+	t.reading = !ended
 	t.mu.Unlock()
 	if ended {
 		return func() {}
@@ -96,14 +108,26 @@ func (t *turnInput) watch(abort func()) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		defer func() {
+			t.mu.Lock()
+			t.reading = false
+			t.endAsking()
+			t.mu.Unlock()
+		}()
 		buf := make([]byte, 4096)
 		for {
 			n, err := t.src.Read(buf)
 			t.mu.Lock()
-			t.pending = append(t.pending, buf[:n]...)
+			if t.asking != nil {
+				t.answer = append(t.answer, buf[:n]...)
+				t.takeAnswer(abort)
+			} else {
+				t.pending = append(t.pending, buf[:n]...)
+			}
 			t.scan(abort)
 			if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 				t.err = err // the end of input: read after what is pending
+				t.endAsking()
 			}
 			full := len(t.pending) >= maxAhead
 			t.mu.Unlock()
@@ -128,12 +152,12 @@ func (t *turnInput) watch(abort func()) (stop func()) {
 // at, calling abort for each; t.mu is held.
 func (t *turnInput) scan(abort func()) {
 	for {
-		i := bytes.IndexByte(t.pending[t.checked:], '\n')
+		i := lineEnd(t.pending[t.checked:])
 		if i < 0 {
 			return
 		}
 		end := t.checked + i + 1
-		if string(bytes.TrimSpace(t.pending[t.checked:end])) == abortLine {
+		if typedLine(t.pending[t.checked:end]) == abortLine {
 			t.pending = append(t.pending[:t.checked], t.pending[end:]...)
 			abort()
 			continue
@@ -142,10 +166,40 @@ func (t *turnInput) scan(abort func()) {
 	}
 }
 
-// turnWatch is the watch of the running turn, paused while a consent
-// question reads its answer.
+// lineEnd is the index of the first line end in b (a newline or a
+// carriage return), or -1.
+func lineEnd(b []byte) int {
+	return bytes.IndexAny(b, "\r\n")
+}
+
+// typedLine is the line b, typed on a terminal whose keys were read as
+// they came, as the line editor would make it: Backspace takes the rune
+// before it out, Ctrl-U the whole line; spaces around it go.
+func typedLine(b []byte) string {
+	var line []rune
+	for _, r := range string(b) {
+		switch r {
+		case 0x7f, '\b':
+			if len(line) > 0 {
+				line = line[:len(line)-1]
+			}
+		case 0x15:
+			line = line[:0]
+		default:
+			line = append(line, r)
+		}
+	}
+	return strings.TrimSpace(string(line))
+}
+
+// turnWatch is the watch of the running turn. A consent question reads
+// its answer through it on a terminal (typedAnswer), else it pauses it and
+// reads the answer itself.
 type turnWatch struct {
 	in *turnInput
+	// tty is the terminal the line editor reads, quiet while a turn runs;
+	// nil for a pipe or a file.
+	tty *turnTerminal
 
 	mu    sync.Mutex
 	abort func()
@@ -157,6 +211,7 @@ func (w *turnWatch) start(abort func()) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.abort = abort
+	w.tty.quiet()
 	w.stop = w.in.watch(abort)
 }
 
@@ -167,8 +222,13 @@ func (w *turnWatch) end() {
 	if w.stop != nil {
 		w.stop()
 	}
+	w.tty.restore()
 	w.abort, w.stop = nil, nil
 }
+
+// close gives the terminal its modes back for good: the line mode leaves,
+// maybe while a turn still runs (a second Ctrl-C).
+func (w *turnWatch) close() { w.tty.close() }
 
 // pause stops reading for a consent question, which reads its answer
 // itself; the returned function goes on watching.
@@ -180,10 +240,12 @@ func (w *turnWatch) pause() (resume func()) {
 	}
 	w.stop()
 	w.stop = nil
+	w.tty.restore()
 	return func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		if w.abort != nil && w.stop == nil {
+			w.tty.quiet()
 			w.stop = w.in.watch(w.abort)
 		}
 	}

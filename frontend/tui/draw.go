@@ -78,7 +78,7 @@ func (s *screen) draw(f frame) error {
 		}
 		// Erase first: with autowrap off, erasing after a full row would
 		// take its last column.
-		fmt.Fprintf(&s.buf, "\x1b[%d;1H\x1b[2K%s%s", y+1, r, sgrReset)
+		fmt.Fprintf(&s.buf, "\x1b[%d;1H\x1b[2K%s%s", y+1, pin(r), sgrReset)
 	}
 	fmt.Fprintf(&s.buf, "\x1b[%d;%dH\x1b[?25h", f.cy+1, f.cx+1)
 	s.prev = f.rows

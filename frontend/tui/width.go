@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
 
@@ -111,4 +113,53 @@ func fit(s string, w int) (head, rest string) {
 // the caller to split on.
 func sanitize(s string) string {
 	return strings.ReplaceAll(frontend.Visible(s), "\t", "    ")
+}
+
+// pin makes a row drawn from column 1 put every character where
+// stringWidth says it is, whatever width the terminal gives a cluster of
+// several code points: after each such cluster (a family, a flag, a skin
+// tone, a letter with its marks) it moves the cursor to the column the
+// row counts for what follows. Terminals disagree on these clusters (tmux
+// 3.3 draws a thumbs-up with a skin tone as two pictures, four columns);
+// without the move every letter after one is drawn that much further on,
+// and the row's last ones fall off its end. A terminal that draws the
+// cluster wider has it overwritten by what follows; one that draws it
+// narrower leaves a blank. Escape sequences in the row take no column.
+func pin(row string) string {
+	var b strings.Builder
+	col, pinned := 0, false
+	for rest := row; rest != ""; {
+		if rest[0] == 0x1b {
+			n := escapeLen(rest)
+			b.WriteString(rest[:n])
+			rest = rest[n:]
+			continue
+		}
+		cluster, next, cw, _ := uniseg.FirstGraphemeClusterInString(rest, -1)
+		b.WriteString(cluster)
+		col += cw
+		rest = next
+		if utf8.RuneCountInString(cluster) > 1 {
+			fmt.Fprintf(&b, "\x1b[%dG", col+1)
+			pinned = true
+		}
+	}
+	if !pinned {
+		return row
+	}
+	return b.String()
+}
+
+// escapeLen is the length of the escape sequence s starts with: a CSI
+// sequence up to its final byte, else the ESC and the byte after it.
+func escapeLen(s string) int {
+	if len(s) > 1 && s[1] == '[' {
+		for i := 2; i < len(s); i++ {
+			if s[i] >= 0x40 && s[i] <= 0x7e {
+				return i + 1
+			}
+		}
+		return len(s)
+	}
+	return min(2, len(s))
 }

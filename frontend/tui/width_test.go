@@ -118,3 +118,24 @@ func TestSanitize(t *testing.T) {
 		}
 	}
 }
+
+// TestPin: after a cluster of several code points the cursor is put where
+// the row counts for what follows, so that a terminal drawing the cluster
+// wider or narrower loses no letter; a row without one is drawn as it is.
+func TestPin(t *testing.T) {
+	tests := []struct{ row, want string }{
+		{"plain text", "plain text"},
+		{"日本語 ok", "日本語 ok"},
+		{"ab👍🏽cd", "ab👍🏽\x1b[5Gcd"},
+		{"👨\u200d👩\u200d👧 x", "👨\u200d👩\u200d👧\x1b[3G x"},
+		{"🇫🇷🇩🇪!", "🇫🇷\x1b[3G🇩🇪\x1b[5G!"},
+		{"cafe\u0301 e\u0301\u0302", "cafe\u0301\x1b[5G e\u0301\u0302\x1b[7G"},
+		{"⚙\ufe0f x", "⚙\ufe0f\x1b[3G x"},
+		{"\x1b[2m   🤖\x1b[0m a👍🏽b", "\x1b[2m   🤖\x1b[0m a👍🏽\x1b[10Gb"},
+	}
+	for _, tt := range tests {
+		if got := pin(tt.row); got != tt.want {
+			t.Errorf("pin(%q)\n got %q\nwant %q", tt.row, got, tt.want)
+		}
+	}
+}

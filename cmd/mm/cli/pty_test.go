@@ -31,10 +31,16 @@ func (term *terminal) resume() { term.gate.Unlock() }
 
 func startTerminal(t *testing.T, dir string, args ...string) *terminal {
 	t.Helper()
+	return startTerminalSize(t, dir, 200, 40, args...)
+}
+
+// startTerminalSize is startTerminal on a terminal of cols by rows.
+func startTerminalSize(t *testing.T, dir string, cols, rows uint16, args ...string) *terminal {
+	t.Helper()
 	cmd := exec.Command(mmBin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, ".cache"), "MM_CONFIG=", "MM_MODEL=", "MM_ASKED_DEPTH=", "MM_ASK_MAX_DEPTH=")
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: rows, Cols: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
