@@ -45,7 +45,7 @@ func (term *terminal) before(mark int, text string) string {
 	return shown[:i]
 }
 
-const slowScript = `rules:
+const typeAheadScript = `rules:
   - when: '^slow'
     delay: 80ms
     say: word1 word2 word3 word4 word5 word6 word7 word8 word9 word10 word11 word12 word13 word14 word15 word16 word17 word18 word19 word20 end.
@@ -61,7 +61,7 @@ func TestLineModeTypeAheadTerminal(t *testing.T) {
 		t.Skip("three slow answers streamed on a terminal: not in the -short lane")
 	}
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"agent.yaml": "model: script/script.yaml\n", "script.yaml": slowScript})
+	writeFiles(t, dir, map[string]string{"agent.yaml": "model: script/script.yaml\n", "script.yaml": typeAheadScript})
 	term := startTerminal(t, dir)
 	term.waitFor("› ")
 	tty := term.openTTY()
@@ -106,7 +106,7 @@ func TestLineModeTypeAheadTerminal(t *testing.T) {
 // terminal its echo back.
 func TestLineModeLeavesEchoOn(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"agent.yaml": "model: script/script.yaml\n", "script.yaml": slowScript})
+	writeFiles(t, dir, map[string]string{"agent.yaml": "model: script/script.yaml\n", "script.yaml": typeAheadScript})
 	term := startTerminal(t, dir)
 	term.waitFor("› ")
 	tty := term.openTTY()
@@ -198,7 +198,7 @@ func TestLineModeLongConsentQuestion(t *testing.T) {
 // into rows at spaces, with colours (markdown) and without.
 func TestLineModeWrapsAtSpaces(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"agent.yaml": "model: script/script.yaml\n", "script.yaml": slowScript})
+	writeFiles(t, dir, map[string]string{"agent.yaml": "model: script/script.yaml\n", "script.yaml": typeAheadScript})
 	const rows = "🤖 word1 word2 word3 word4 word5 word6\r\n" +
 		"word7 word8 word9 word10 word11 word12\r\n" +
 		"word13 word14 word15 word16 word17\r\n" +
