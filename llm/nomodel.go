@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/mm-agent/mm/internal/suggest"
 )
 
 // maxListed bounds the models named when the one asked for is missing.
@@ -34,6 +36,8 @@ func (m *openAIModel) missingModel(ctx context.Context, err error) error {
 		names = append(names, quoteControl(t.Name))
 	}
 	slices.Sort(names)
+	// The ones nearest the name asked for first: the likely typo's fix.
+	names = suggest.ByCloseness(m.model, names)
 	if len(names) == 0 {
 		return fmt.Errorf("ollama has no model %q, and no model at all: pull one with ollama pull <model>", m.model)
 	}
