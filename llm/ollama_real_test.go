@@ -106,7 +106,7 @@ func TestRealOllama(t *testing.T) {
 	t.Run("a model the server does not have", func(t *testing.T) {
 		m, _ := ollamaAt(t, s, "qwen3:8")
 		_, err := m.Stream(ctx, hi, nil)
-		want := `ollama has no model "qwen3:8", it has: tiny-json:latest, tiny-tools:latest, tiny:latest`
+		want := `ollama has no model "qwen3:8", it has: tiny:latest, tiny-json:latest, tiny-tools:latest` // closest to the name first
 		if err == nil || err.Error() != want {
 			t.Errorf("error %v, want %s", err, want)
 		}
