@@ -64,56 +64,6 @@ func List(dir, cwd string, all bool) ([]Summary, error) {
 	return out, nil
 }
 
-// Latest is the session of the folder cwd that saved something last; ok
-// is false when there is none. It reads the header lines only: Open then
-// reads the whole file, and says what is wrong with it, if anything.
-func Latest(dir, cwd string) (Summary, bool, error) {
-	ids, err := ids(dir)
-	if err != nil {
-		return Summary{}, false, err
-	}
-	var best Summary
-	found := false
-	for _, id := range ids {
-		path := filepath.Join(dir, id+".jsonl")
-		fi, err := os.Stat(path)
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		h, ok := readHeader(path)
-		if !ok || h.Cwd != cwd {
-			continue
-		}
-		if !found || fi.ModTime().After(best.Modified) || fi.ModTime().Equal(best.Modified) && id > best.ID {
-			best, found = Summary{ID: id, Cwd: h.Cwd, Modified: fi.ModTime()}, true
-		}
-	}
-	return best, found, nil
-}
-
-// folderOf is what Latest reads of a header: a newer format's too, which
-// Open then refuses by name.
-type folderOf struct {
-	T   string `json:"t"`
-	Cwd string `json:"cwd"`
-}
-
-// readHeader reads the first line of the file path as a header; a file
-// that is not a regular one is no session (a named pipe is not waited on).
-func readHeader(path string) (folderOf, bool) {
-	f, _, err := regularfile.Open(path)
-	if err != nil {
-		return folderOf{}, false
-	}
-	defer f.Close()
-	line, err := bufio.NewReaderSize(f, 4096).ReadSlice('\n')
-	var h folderOf
-	if err != nil || json.Unmarshal(line, &h) != nil || h.T != kindHeader {
-		return folderOf{}, false
-	}
-	return h, true
-}
-
 // Bounds of what the listing reads of one session file.
 const (
 	// maxHeadLine is the longest header or first question decoded: a

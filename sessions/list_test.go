@@ -79,19 +79,6 @@ func TestList(t *testing.T) {
 	if len(all) != 5 || all[1].ID != other || all[1].Cwd != "/work/q" {
 		t.Errorf("List all: %+v", rows(all))
 	}
-	latest, ok, err := sessions.Latest(dir, "/work/p")
-	if err != nil || !ok || latest.ID != recent {
-		t.Errorf("Latest = %+v, %v, %v; want %s", latest, ok, err, recent)
-	}
-	// The latest is the latest, even one this mm cannot read: Open says so
-	// then, rather than --continue going on with an older one.
-	os.Chtimes(filepath.Join(dir, newer+".jsonl"), day.Add(3*time.Hour), day.Add(3*time.Hour))
-	if latest, _, _ := sessions.Latest(dir, "/work/p"); latest.ID != newer {
-		t.Errorf("Latest = %s, want the newer mm's %s", latest.ID, newer)
-	}
-	if _, ok, _ := sessions.Latest(dir, "/work/none"); ok {
-		t.Error("Latest found a session of a folder that has none")
-	}
 	// The long question is cut at 60 characters.
 	long2 := write("/work/r", day, llm.Message{Role: llm.RoleUser, Content: long})
 	r, _ := sessions.List(dir, "/work/r", false)
