@@ -19,7 +19,7 @@ type Header struct {
 	// ACP sessionId under mm -acp.
 	ID string
 	// Cwd is the folder the session ran in: mm sessions lists this
-	// folder's, mm --continue resumes this folder's latest.
+	// folder's, mm --continue the one a person last used there (MarkUsed).
 	Cwd string
 	// Config is the configuration file's absolute path, "" without one.
 	Config string

@@ -93,7 +93,7 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	fl.BoolVar(&f.tui, "tui", false, "the full-screen window")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "what -p and --ask write on stdout: text, json or stream-json")
 	fl.BoolVar(&f.version, "version", false, "print mm's version (as mm version does)")
-	fl.BoolVar(&f.cont, "continue", false, "go on with the latest saved session of this folder")
+	fl.BoolVar(&f.cont, "continue", false, "go on with the session you last used in this folder")
 	fl.StringVar(&f.resume, "resume", "", "go on with the saved session `id` (a unique start of it is enough; mm sessions lists them)")
 	fl.BoolVar(&f.noSave, "no-save", false, "do not save this session (as persist: false)")
 	for _, h := range []struct {
