@@ -33,18 +33,32 @@ func (m *openAIModel) missingModel(ctx context.Context, err error) error {
 	}
 	var names []string
 	for _, t := range tags.Models {
-		names = append(names, quoteControl(t.Name))
+		names = append(names, t.Name)
 	}
-	slices.Sort(names)
-	// The ones nearest the name asked for first: the likely typo's fix.
-	names = suggest.ByCloseness(m.model, names)
 	if len(names) == 0 {
-		return fmt.Errorf("ollama has no model %q, and no model at all: pull one with ollama pull <model>", m.model)
+		return fmt.Errorf("%s: pull one with ollama pull <model>", hasNoModel("ollama", m.model, nil))
 	}
+	return errors.New(hasNoModel("ollama", m.model, names))
+}
+
+// hasNoModel is the line for a server (named by its provider) that does
+// not have model: the models it has, quoted, the closest to the name
+// first, at most maxListed of them.
+func hasNoModel(provider, model string, names []string) string {
+	if len(names) == 0 {
+		return fmt.Sprintf("%s has no model %q, and no model at all", provider, model)
+	}
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = quoteControl(n)
+	}
+	slices.Sort(quoted)
+	// The ones nearest the name asked for first: the likely typo's fix.
+	quoted = suggest.ByCloseness(model, quoted)
 	more := ""
-	if len(names) > maxListed {
-		more = fmt.Sprintf(" and %d more (ollama list)", len(names)-maxListed)
-		names = names[:maxListed]
+	if len(quoted) > maxListed {
+		more = fmt.Sprintf(" and %d more (%s list)", len(quoted)-maxListed, provider)
+		quoted = quoted[:maxListed]
 	}
-	return fmt.Errorf("ollama has no model %q, it has: %s%s", m.model, strings.Join(names, ", "), more)
+	return fmt.Sprintf("%s has no model %q, it has: %s%s", provider, model, strings.Join(quoted, ", "), more)
 }

@@ -8,9 +8,6 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"strings"
-
-	"github.com/mm-agent/mm/internal/suggest"
 )
 
 // maxModelList bounds what is read of a server's list of models.
@@ -78,14 +75,10 @@ type NoSuchModelError struct {
 	Has []string
 }
 
-// Error names what the server has, the closest first, and how to fetch
-// the model where the server can.
+// Error names what the server has, as a run's refusal does (hasNoModel),
+// and how to fetch the model where the server can.
 func (e *NoSuchModelError) Error() string {
-	has := "none"
-	if len(e.Has) > 0 {
-		has = strings.Join(suggest.ByCloseness(e.Model, e.Has), ", ")
-	}
-	msg := fmt.Sprintf("%s has no model %q, it has: %s", e.Provider, e.Model, has)
+	msg := hasNoModel(e.Provider, e.Model, e.Has)
 	if e.Provider == "ollama" {
 		msg += "; fetch it with: ollama pull " + e.Model
 	}

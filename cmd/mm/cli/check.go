@@ -62,7 +62,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					modelOK = false
 				case warning != "":
 					// The server may be started later: a warning, unless --strict.
-					fmt.Fprintf(errOut, "  %s: warning: %s\n", p, warning)
+					fmt.Fprintf(errOut, "  %s: warning: %s\n", p, frontend.VisibleLine(warning)) // a server's words may be in it
 					modelOK = modelOK && !strict
 				}
 				if advice := llm.HandOffAdvice(c.Model); advice != "" && len(c.Agents) > 0 {
