@@ -2,25 +2,9 @@ package agentproc
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"log/slog"
-	"os"
-	"os/exec"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
-
-	acp "github.com/coder/acp-go-sdk"
-
-	"github.com/mm-agent/mm/internal/acpconn"
-	"github.com/mm-agent/mm/internal/proc"
-	"github.com/mm-agent/mm/internal/regularfile"
-	"github.com/mm-agent/mm/internal/textcut"
-	"github.com/mm-agent/mm/internal/tracing"
 )
 
 // DefaultGrace is how long a cancelled prompt, or a child told to stop, may
@@ -67,9 +51,9 @@ type Options struct {
 	// means DefaultStartTimeout.
 	StartTimeout time.Duration
 	// Session is the ACP session id of an earlier session of this agent to
-	// go on with: the child is asked to load it (session/load) when it
-	// can, and a new session is opened when it cannot (see NotLoaded).
-	// "": a new session.
+	// go on with: the child is asked to load it (session/load) when it is
+	// an mm and loads sessions, and a new session is opened when it cannot
+	// (see Owner.Warn). "": a new session.
 	Session string
 }
 
@@ -81,48 +65,73 @@ func (o Options) label() string {
 	return fmt.Sprintf("%q", o.Name)
 }
 
-// Agent is a running child agent with one ACP session.
-type Agent struct {
-	name    string // the label: "expert", or "expert" (ssh me@host)
-	grace   time.Duration
-	startIn time.Duration
-	cmd     *exec.Cmd
-	stdin   *os.File // our end of the child's stdin
-	in      watchedWriter
-	stdout  *os.File // our end of the child's stdout
-	stderr  *textcut.Head
-	conn    *acp.ClientSideConnection
-	session acp.SessionId
-	// notLoaded says why the earlier session asked for was not loaded.
-	notLoaded string
+// foreign reports whether the child is an ACP agent other than mm: by
+// command, neither this mm nor ssh to one.
+func (o Options) foreign() bool { return len(o.Command) > 0 && !o.IsMM && o.Host == "" }
 
-	exited chan struct{} // closed once the process has been reaped
-	// notACP is closed at the first line on the child's stdout that is not
-	// JSON: a banner, a usage text. junk is that line's start.
-	notACP     chan struct{}
-	notACPOnce sync.Once
-	junk       string
-	// info is who answered initialize: "gemini-cli 0.9.0".
-	info string
-	done chan struct{} // closed once the process is reaped and the connection released
-
-	promptMu sync.Mutex // one prompt at a time
-
-	mu   sync.Mutex // guards turn
-	turn *turn
-
-	closeOnce sync.Once
+// Owner is what an Agent asks of whoever keeps it, and tells it. Warn and
+// Answered may be nil.
+type Owner struct {
+	// Options says how to start the child. It is asked at each start,
+	// with the context of the prompt that starts it; its Session is the
+	// earlier session to go on with.
+	Options func(ctx context.Context) Options
+	// Warn is told, in one line, that the agent starts without its
+	// earlier history.
+	Warn func(text string)
+	// Answered is told, after each prompt the child lived through, the
+	// session it holds that prompt in: a later start can load it.
+	Answered func(session string)
 }
 
-// Start starts the child, and opens an ACP session in opts.Cwd. ctx bounds
-// the start only; the child lives until Close, or until it dies.
-func Start(ctx context.Context, opts Options) (*Agent, error) {
-	a, err := launch(opts)
-	if err != nil {
-		return nil, err
+// Agent is one asked agent for as long as its owner keeps it: its child
+// process, started on the first prompt and started again on the prompt
+// after it died or was stopped (see Prompt), and its ACP session, which a
+// new child goes on with where it can. One mutex guards its state; a
+// start, a prompt and a stop each hold it throughout, so they run one at
+// a time, in the order asked.
+type Agent struct {
+	owner Owner
+
+	mu     sync.Mutex
+	p      *process // the child: nil while idle
+	closed bool
+}
+
+// state is where an Agent is between prompts. A start runs within a
+// prompt, under the mutex: nobody else sees an Agent starting.
+type state int
+
+const (
+	idle   state = iota // no child: none yet, or it was stopped, or its start failed
+	ready               // a child with its session, waiting for a prompt
+	dead                // the child exited since the last prompt: crashed or killed
+	closed              // Close was called: no child, and none will start
+)
+
+// state is the Agent's state; a.mu is held.
+func (a *Agent) state() state {
+	switch {
+	case a.closed:
+		return closed
+	case a.p == nil:
+		return idle
+	case a.p.hasExited():
+		return dead
 	}
-	if err := a.open(ctx, opts.Cwd, true, acp.SessionId(opts.Session)); err != nil {
-		a.Close()
+	return ready
+}
+
+// New is an idle Agent: nothing starts before its first prompt.
+func New(owner Owner) *Agent { return &Agent{owner: owner} }
+
+// Start is an Agent of opts, its child started now and its ACP session
+// open in opts.Cwd. ctx bounds the start only.
+func Start(ctx context.Context, opts Options) (*Agent, error) {
+	a := New(Owner{Options: func(context.Context) Options { return opts }})
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if err := a.start(ctx); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -131,258 +140,16 @@ func Start(ctx context.Context, opts Options) (*Agent, error) {
 // Probe starts the child, asks it initialize, and stops it: mm check. It
 // returns who answered ("gemini-cli 0.9.0", "" when it does not say).
 func Probe(ctx context.Context, opts Options) (string, error) {
-	a, err := launch(opts)
+	p, err := launch(opts)
 	if err != nil {
 		return "", err
 	}
-	defer a.Close()
-	if err := a.open(ctx, opts.Cwd, false, ""); err != nil {
+	defer p.close()
+	if err := p.handshake(ctx, opts.Cwd, false, ""); err != nil {
 		return "", err
 	}
-	return a.info, nil
+	return p.info, nil
 }
-
-// launch starts the child process and the ACP connection to it.
-func launch(opts Options) (*Agent, error) {
-	grace := opts.Grace
-	if grace <= 0 {
-		grace = DefaultGrace
-	}
-	startIn := opts.StartTimeout
-	if startIn <= 0 {
-		startIn = DefaultStartTimeout
-	}
-	label := opts.label()
-	argv := opts.Command
-	if len(argv) == 0 {
-		argv = []string{opts.Bin, "-acp", "--config", opts.Config}
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = opts.Cwd
-	if opts.Dir != "" {
-		cmd.Dir = opts.Dir
-	}
-	cmd.Env = opts.Environ
-	stderr := textcut.NewHead(stderrQuote) // a chatty child cannot grow the parent's memory
-	cmd.Stderr = stderr
-	// Something the child started may keep its stderr open after it died.
-	cmd.WaitDelay = grace
-
-	// Our own pipes, not exec's: exec would close them in Wait, possibly
-	// before the connection has read the child's last messages.
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("start agent %s: %w", label, err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, fmt.Errorf("start agent %s: %w", label, err)
-	}
-	cmd.Stdin = inR
-	cmd.Stdout = outW
-	if len(opts.Command) == 0 || opts.IsMM {
-		err = proc.StartSupervisor(cmd) // its own process group; an mm cleans up after itself
-	} else {
-		// Any other agent, or ssh: its own process group, watched by mm's
-		// watchdog, since nothing says it cleans up after itself.
-		err = proc.Start(cmd)
-	}
-	inR.Close()
-	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		return nil, fmt.Errorf("start agent %s: %s", label, startError(argv[0], err))
-	}
-	// While the child starts: what it will answer is decoded faster then.
-	acpconn.WarmClient()
-
-	a := &Agent{
-		name:    label,
-		grace:   grace,
-		startIn: startIn,
-		cmd:     cmd,
-		stdin:   inW,
-		stdout:  outR,
-		stderr:  stderr,
-		exited:  make(chan struct{}),
-		done:    make(chan struct{}),
-		notACP:  make(chan struct{}),
-	}
-	out := acpconn.NewWriter(inW)
-	a.in.w = out
-	// Nothing is read before the connection is set up: its reader would
-	// race with SetLogger.
-	ready := make(chan struct{})
-	in := acpconn.NewReader(acpconn.Gated(outR, ready), out, a.notify, nil)
-	in.OnNotJSON(a.sawJunk)
-	a.conn = acp.NewClientSideConnection(client{a}, &a.in, in)
-	a.conn.SetLogger(slog.New(slog.DiscardHandler))
-	close(ready)
-	go a.wait()
-	return a, nil
-}
-
-// SessionID is the agent's ACP session id, given by its session/new or
-// the one it loaded: the asking session records it, so that a resumed
-// one can load it.
-func (a *Agent) SessionID() string { return string(a.session) }
-
-// NotLoaded says why the earlier session of Options.Session was not
-// loaded, so that the child started afresh without its history: "" when
-// it was loaded, or when none was asked for.
-func (a *Agent) NotLoaded() string { return a.notLoaded }
-
-// startError says why a program did not start, in one line.
-func startError(program string, err error) string {
-	var ee *exec.Error
-	if errors.As(err, &ee) && errors.Is(ee.Err, exec.ErrNotFound) {
-		return fmt.Sprintf("command %q not found in $PATH", program)
-	}
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return fmt.Sprintf("command %q: %v", program, pe.Err)
-	}
-	return err.Error()
-}
-
-// junkQuote is how much of a line that is not JSON a start error quotes.
-const junkQuote = 80
-
-// sawJunk is told of a line on the child's stdout that is not JSON.
-func (a *Agent) sawJunk(line []byte) {
-	a.notACPOnce.Do(func() {
-		a.junk = textcut.Ellipsis(quote(string(line)), junkQuote)
-		close(a.notACP)
-	})
-}
-
-// Why a start failed, as the start's context's cause.
-var (
-	errStartTimeout = errors.New("start timed out")
-	errNotACP       = errors.New("not ACP")
-)
-
-// open does the ACP handshake within the start timeout: initialize, then
-// (withSession) session/load of the earlier session when there is one and
-// the child loads sessions, else session/new. The history a load replays
-// is not shown: no prompt is under way, so its updates are dropped as
-// they arrive, all before the load's response. A child that writes
-// something other than JSON-RPC on stdout fails at once.
-func (a *Agent) open(ctx context.Context, cwd string, withSession bool, earlier acp.SessionId) error {
-	sctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	timer := time.AfterFunc(a.startIn, func() { cancel(errStartTimeout) })
-	defer timer.Stop()
-	go func() {
-		select {
-		case <-a.notACP:
-			cancel(errNotACP)
-		case <-sctx.Done():
-		}
-	}()
-
-	step := "initialize"
-	ir, err := a.conn.Initialize(sctx, acp.InitializeRequest{
-		ProtocolVersion: acp.ProtocolVersionNumber,
-		ClientInfo:      &acp.Implementation{Name: acpconn.AskingClient, Version: ""},
-	})
-	if err == nil {
-		if i := ir.AgentInfo; i != nil {
-			a.info = strings.TrimSpace(i.Name + " " + i.Version)
-		}
-	}
-	if err == nil && withSession && earlier != "" {
-		if !ir.AgentCapabilities.LoadSession {
-			a.notLoaded = "it does not load sessions (no loadSession in its initialize)"
-		} else {
-			step = "session/load"
-			_, err = a.conn.LoadSession(sctx, acp.LoadSessionRequest{SessionId: earlier, Cwd: cwd, McpServers: []acp.McpServer{}})
-			if err == nil {
-				a.session = earlier
-				return nil
-			}
-			// Refused (an unknown id, a failed load): a new session, said
-			// by NotLoaded. Not when the start timed out, was not ACP, was
-			// cancelled, or the child died.
-			if sctx.Err() == nil {
-				if cause, died := a.cause(err); !died {
-					a.notLoaded, err = cause, nil
-				}
-			}
-		}
-	}
-	if err == nil && withSession {
-		step = "session/new"
-		var s acp.NewSessionResponse
-		s, err = a.conn.NewSession(sctx, acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{}})
-		a.session = s.SessionId
-	}
-	if err == nil {
-		return nil
-	}
-	why := context.Cause(sctx)
-	if why == nil && a.in.failed.Load() {
-		// It is gone before it read initialize: what it wrote on stdout
-		// is read to its end first, a banner included.
-		within(a.done, 2*a.grace)
-	}
-	select {
-	case <-a.notACP:
-		// Also when it exited right after its banner, before the start
-		// was cancelled for it: the banner says more than the exit.
-		why = errNotACP
-	default:
-	}
-	switch why {
-	case errNotACP:
-		// A program that printed its usage is often about to write why on
-		// stderr and exit: it is given the grace to, then stopped, so that
-		// all it wrote on stderr is there to quote.
-		a.stopWithin(a.grace)
-	case errStartTimeout:
-		// Stopped now, so that all it wrote on stderr is there to quote.
-		_ = proc.KillGroup(a.cmd.Process)
-		<-a.exited
-	}
-	switch why {
-	case errNotACP:
-		return fmt.Errorf("start agent %s: it does not speak ACP: its output began %q%s", a.name, a.junk, a.stderrTail())
-	case errStartTimeout:
-		return fmt.Errorf("start agent %s: no answer to %s within %s%s", a.name, step, a.startIn, a.stderrTail())
-	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("start agent %s: %w", a.name, ctx.Err())
-	}
-	cause, _ := a.cause(err)
-	return fmt.Errorf("start agent %s: %s", a.name, cause)
-}
-
-// stderrTail is ": <the child's stderr so far>", or "" when it wrote none.
-func (a *Agent) stderrTail() string {
-	if q := quote(a.stderr.String()); q != "" {
-		return ": " + q
-	}
-	return ""
-}
-
-// wait reaps the child, then releases the connection.
-func (a *Agent) wait() {
-	_ = proc.Wait(a.cmd)
-	close(a.exited)
-	// The connection ends on its own when the child's stdout reaches end of
-	// file; something the child started may still hold it open.
-	within(a.conn.Done(), a.grace)
-	a.stdout.Close()
-	<-a.conn.Done()
-	close(a.done)
-}
-
-// Done is closed once the child has exited: it crashed, was killed after a
-// cancelled prompt, or was closed. A later Prompt fails; start a new Agent.
-func (a *Agent) Done() <-chan struct{} { return a.exited }
 
 // Prompt sends text as one prompt and reports what the child does to h
 // until it has answered. A stop reason other than end_turn, a JSON-RPC error
@@ -390,214 +157,85 @@ func (a *Agent) Done() <-chan struct{} { return a.exited }
 // the child is asked to cancel (session/cancel) and is killed if it has not
 // stopped within the grace; the error then wraps ctx.Err().
 //
+// The rules of the child's life, all here:
+//   - it is started on the first prompt, or on the first one after it died
+//     (crashed, or was killed) or was stopped: once per prompt, which fails
+//     when the start does; the prompt it died in is not sent again;
+//   - a cancelled prompt stops it (it may be mid-turn);
+//   - a start goes on with Options.Session when the child is an mm (here or
+//     over ssh) that loads it, and Warn says when it does not;
+//   - after a prompt it lived through, Answered is told its session.
+//
 // Prompts are sent one at a time; h is not called once Prompt has returned.
 func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
-	a.promptMu.Lock()
-	defer a.promptMu.Unlock()
-	select {
-	case <-a.exited:
-		return a.exitError()
-	default:
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch a.state() {
+	case closed:
+		return fmt.Errorf("agent %s was closed", a.owner.Options(ctx).label())
+	case dead:
+		a.stop()
+		fallthrough
+	case idle:
+		if err := a.start(ctx); err != nil {
+			return err
+		}
 	}
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("agent %s: %w", a.name, err)
+	p := a.p
+	err := p.prompt(ctx, text, h)
+	if !p.hasExited() && a.owner.Answered != nil {
+		// It holds the question in its session: a later start goes on
+		// with it. One that died during the prompt may hold nothing.
+		a.owner.Answered(string(p.session))
 	}
+	if err != nil && ctx.Err() != nil {
+		a.stop()
+	}
+	return err
+}
 
-	// The hand-off's span goes in _meta: the child may have been started
-	// for an earlier one, or over ssh, which passes no TRACEPARENT.
-	req := acp.PromptRequest{SessionId: a.session, Prompt: []acp.ContentBlock{acp.TextBlock(text)}, Meta: tracing.Meta(ctx)}
-	if err := a.checkSize(req); err != nil {
+// start starts a child and opens its session; a.mu is held.
+func (a *Agent) start(ctx context.Context) error {
+	opts := a.owner.Options(ctx)
+	earlier := opts.Session
+	if earlier != "" && opts.foreign() {
+		// Only an mm is asked to load: the protocol has the replay come
+		// before session/load's answer, and Gemini CLI sends it after,
+		// where it would read as the answer to the next question.
+		a.warn(fmt.Sprintf("%s starts a new session, without its earlier history: mm asks only an mm to load its earlier session", opts.Name))
+		earlier = ""
+	}
+	p, err := startProcess(ctx, opts, earlier)
+	if err != nil {
 		return err
 	}
-
-	turnCtx, endTurn := context.WithCancel(ctx)
-	t := newTurn(turnCtx, h)
-	a.mu.Lock()
-	a.turn = t
-	a.mu.Unlock()
-	defer func() {
-		a.mu.Lock()
-		a.turn = nil
-		a.mu.Unlock()
-		endTurn()
-		t.abandon()
-		<-t.shown
-		t.perms.Wait()
-	}()
-
-	// The request gets its own context: cancelling it would only make the
-	// connection give up waiting, while the child must be told to stop.
-	callCtx, stopCall := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopCall()
-	type result struct {
-		resp acp.PromptResponse
-		err  error
-	}
-	res := make(chan result, 1)
-	go func() {
-		resp, err := a.conn.Prompt(callCtx, req)
-		res <- result{resp, err}
-	}()
-
-	var why error
-	select {
-	case r := <-res:
-		t.finish()
-		select {
-		case <-t.failed: // it went on without the answer it asked for
-			return t.failErr
-		default:
-		}
-		return a.promptError(r.resp, r.err)
-	case <-ctx.Done():
-		why = fmt.Errorf("agent %s: %w", a.name, ctx.Err())
-	case <-t.failed:
-		why = t.failErr
-	}
-	_ = a.conn.Cancel(context.WithoutCancel(ctx), acp.CancelNotification{SessionId: a.session})
-	timer := time.NewTimer(a.grace)
-	defer timer.Stop()
-	select {
-	case <-res:
-		t.finish() // the child's last updates, sent as it stopped
-	case <-timer.C:
-		_ = proc.KillGroup(a.cmd.Process)
-		stopCall()
-		t.abandon() // the connection's reader may wait for room to queue
-		<-res
-	}
-	return why
-}
-
-// checkSize refuses a prompt the child would refuse: one over the limit of
-// one ACP message once encoded (quotes and control characters grow).
-func (a *Agent) checkSize(req acp.PromptRequest) error {
-	const envelope = 100 // {"jsonrpc":"2.0","id":…,"method":"session/prompt","params":…}
-	if len(req.Prompt[0].Text.Text) < acpconn.MaxMessage/8 {
-		return nil // cannot grow past the limit
-	}
-	b, err := json.Marshal(req)
-	if err != nil {
-		return fmt.Errorf("agent %s: encode the prompt: %w", a.name, err)
-	}
-	if n := len(b) + envelope; n > acpconn.MaxMessage {
-		return fmt.Errorf("agent %s: the message is %s once encoded, over the limit of %s for one message: send a shorter question or conversation (a preAsk hook can cut the transcript)",
-			a.name, regularfile.FormatSize(int64(n)), regularfile.FormatSize(acpconn.MaxMessage))
+	a.p = p
+	if p.notLoaded != "" {
+		a.warn(fmt.Sprintf("%s could not go on with its session %s (%s): it starts a new one, without its earlier history", opts.Name, earlier, p.notLoaded))
 	}
 	return nil
 }
 
-// promptError turns the end of a prompt into nil or an error.
-func (a *Agent) promptError(resp acp.PromptResponse, err error) error {
-	if err != nil {
-		cause, died := a.cause(err)
-		if died {
-			return fmt.Errorf("agent %s %s", a.name, cause)
-		}
-		return fmt.Errorf("agent %s: %s", a.name, cause)
+func (a *Agent) warn(text string) {
+	if a.owner.Warn != nil {
+		a.owner.Warn(text)
 	}
-	if resp.StopReason != acp.StopReasonEndTurn {
-		return fmt.Errorf("agent %s ended its turn early (stop reason %q)", a.name, resp.StopReason)
-	}
-	return nil
 }
 
-// cause says why a request failed: the child's death ("exited (…)", died
-// set), or its JSON-RPC error.
-func (a *Agent) cause(err error) (cause string, died bool) {
-	gone := a.in.failed.Load()
-	select {
-	case <-a.conn.Done():
-		gone = true
-	default:
+// stop stops the child, if any, and leaves the Agent idle; a.mu is held.
+func (a *Agent) stop() {
+	if a.p != nil {
+		a.p.close()
+		a.p = nil
 	}
-	if gone {
-		// The child closed its output or its input: it is exiting, or
-		// should be.
-		a.stopWithin(a.grace)
-		return a.exitCause(), true
-	}
-	var re *acp.RequestError
-	if errors.As(err, &re) {
-		return rpcMessage(re), false
-	}
-	return err.Error(), false
 }
 
-// exitError is the error of a prompt to a child that has already exited.
-func (a *Agent) exitError() error {
-	return fmt.Errorf("agent %s %s", a.name, a.exitCause())
-}
-
-// exitCause describes the child's end: "exited (exit status 2): <stderr>".
-// Only valid once a.exited is closed.
-func (a *Agent) exitCause() string {
-	state := "unknown status"
-	if ps := a.cmd.ProcessState; ps != nil {
-		state = ps.String()
-	}
-	s := "exited (" + state + ")"
-	return s + a.stderrTail()
-}
-
-// rpcMessage is the text of a JSON-RPC error: its message, and the detail
-// the SDK puts in data.error when the message is a generic one.
-func rpcMessage(re *acp.RequestError) string {
-	msg := re.Message
-	if data, ok := re.Data.(map[string]any); ok {
-		for _, k := range []string{"error", "details"} {
-			if d, ok := data[k].(string); ok && d != "" && d != msg {
-				return msg + ": " + d
-			}
-		}
-	}
-	return msg
-}
-
-// watchedWriter remembers that a write failed: the child no longer reads
-// its stdin, so a request that failed to go out tells of its end.
-type watchedWriter struct {
-	w      io.Writer
-	failed atomic.Bool
-}
-
-func (ww *watchedWriter) Write(p []byte) (int, error) {
-	n, err := ww.w.Write(p)
-	if err != nil {
-		ww.failed.Store(true)
-	}
-	return n, err
-}
-
-// Close stops the child: its stdin is closed, which ends an mm child, and
-// after a short grace its whole process group is killed, so that nothing
-// it started outlives it. The process is reaped before Close returns.
+// Close stops the child, after the prompt under way (see process.close
+// for how), and starts none again: a later Prompt fails.
 func (a *Agent) Close() error {
-	a.closeOnce.Do(func() {
-		a.stdin.Close()
-		a.stopWithin(a.grace)
-		<-a.done
-	})
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.stop()
+	a.closed = true
 	return nil
-}
-
-// within waits for ch to be closed, for d at the most; it reports whether
-// ch was closed.
-func within(ch <-chan struct{}, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ch:
-		return true
-	case <-t.C:
-		return false
-	}
-}
-
-// stopWithin gives the child grace to exit, then kills its whole process
-// group (what it started too), and waits until it has been reaped.
-func (a *Agent) stopWithin(grace time.Duration) {
-	within(a.exited, grace)
-	_ = proc.KillGroup(a.cmd.Process)
-	<-a.exited
 }

@@ -14,14 +14,14 @@ import (
 // client is the parent's side of the connection: it passes the child's
 // updates and permission requests to the running prompt's Handler. It
 // offers no file system and no terminal: the child has its own tools.
-type client struct{ a *Agent }
+type client struct{ p *process }
 
 var _ acp.Client = client{}
 
 // SessionUpdate is never called by the SDK: acpconn.Reader hands every
-// notification to Agent.notify instead. It takes the same path all the same.
+// notification to process.notify instead. It takes the same path all the same.
 func (c client) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
-	c.a.deliver(n)
+	c.p.deliver(n)
 	return nil
 }
 
@@ -79,16 +79,16 @@ func (t *turn) show(n acp.SessionNotification) {
 // is the offered option of the matching kind; a request nobody answered
 // (the prompt ended, or no option fits) is cancelled.
 func (c client) RequestPermission(ctx context.Context, p acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
-	a := c.a
+	child := c.p
 	cancelled := acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeCancelled()}
-	a.mu.Lock()
-	t := a.turn
-	if t == nil || t.h == nil || p.SessionId != a.session {
-		a.mu.Unlock()
+	child.mu.Lock()
+	t := child.turn
+	if t == nil || t.h == nil || p.SessionId != child.session {
+		child.mu.Unlock()
 		return cancelled, nil
 	}
 	t.perms.Add(1)
-	a.mu.Unlock()
+	child.mu.Unlock()
 	defer t.perms.Done()
 
 	pctx, cancel := context.WithCancel(t.ctx)
@@ -103,7 +103,7 @@ func (c client) RequestPermission(ctx context.Context, p acp.RequestPermissionRe
 	if !knownOptions(p.Options) {
 		// Neither allow nor reject can be told: no answer the person gives
 		// could be passed on, so the hand-off fails.
-		t.fail(fmt.Errorf("agent %s asked for a permission mm cannot answer: %s", a.name, optionKinds(p.Options)))
+		t.fail(fmt.Errorf("agent %s asked for a permission mm cannot answer: %s", child.label, optionKinds(p.Options)))
 		return cancelled, nil
 	}
 	m := readMeta(tc.Meta)

@@ -217,11 +217,6 @@ func TestCommandCancelAndClose(t *testing.T) {
 	if err := a.Prompt(hctx, "hang", &recorder{}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("hanging prompt: %v", err)
 	}
-	select {
-	case <-a.Done():
-	case <-time.After(wait):
-		t.Fatal("the hanging agent was not killed")
-	}
 	leftIn(t, opts.Dir)
 
 	b, err := Start(ctx, opts)

@@ -19,6 +19,13 @@
 // a thought. Every field may be absent, and any other ACP agent works
 // without them.
 //
-// Nothing here knows about turns, hooks or the orchestrator: the package
-// starts, prompts, cancels and stops one child.
+// An Agent owns the whole life of one asked agent: its child is started
+// on the first prompt, started again on the prompt after it died or was
+// stopped, going on with its session where it can, and stopped by Close
+// (Agent.Prompt lists the rules). A process is one run of the child: its
+// launch, its handshake, its prompts and its end.
+//
+// Nothing here knows about turns, hooks or the orchestrator: what a new
+// child is started with, and where its session id is kept, are its
+// Owner's.
 package agentproc

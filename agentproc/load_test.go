@@ -4,11 +4,13 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	acp "github.com/coder/acp-go-sdk"
 )
 
 // TestLoadEarlierSession: an agent with an earlier session is asked to
 // load it; its replayed history is not shown, nor part of the next answer.
-// When it cannot load it, a new session is opened and NotLoaded says why.
+// When it cannot load it, a new session is opened and notLoaded says why.
 func TestLoadEarlierSession(t *testing.T) {
 	tests := []struct {
 		name, config, earlier string
@@ -32,8 +34,8 @@ func TestLoadEarlierSession(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer a.Close()
-			if a.SessionID() != tt.session || a.NotLoaded() != tt.notLoaded {
-				t.Errorf("session %q, not loaded %q; want %q, %q", a.SessionID(), a.NotLoaded(), tt.session, tt.notLoaded)
+			if a.p.session != acp.SessionId(tt.session) || a.p.notLoaded != tt.notLoaded {
+				t.Errorf("session %q, not loaded %q; want %q, %q", a.p.session, a.p.notLoaded, tt.session, tt.notLoaded)
 			}
 			r := &recorder{}
 			if err := prompt(t, a, "whoami", r); err != nil {
@@ -59,20 +61,21 @@ func TestLoadCrash(t *testing.T) {
 	}
 }
 
-// TestCommandAgentLoads: an agent by command, not an mm, loads an earlier
-// session as an mm does when its initialize offers loadSession; the load
-// is part of the start, bounded by the start timeout.
+// TestCommandAgentLoads: an mm by command (here over ssh) loads an earlier
+// session as an mm by file does; the load is part of the start, bounded by
+// the start timeout.
 func TestCommandAgentLoads(t *testing.T) {
 	tests := []struct {
 		name, earlier string
 		session, err  string
 	}{
 		{"loaded", "s-old", "s-old", ""},
-		{"no answer", "s-hang", "", `start agent "other": no answer to session/load within 1s: fakeagent: reading a long history`},
+		{"no answer", "s-hang", "", `start agent "other" (ssh me@h): no answer to session/load within 1s: fakeagent: reading a long history`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := commandOptions(t, "foreign")
+			opts.Host = "me@h"
 			opts.Session = tt.earlier
 			opts.StartTimeout = time.Second
 			ctx, cancel := context.WithTimeout(context.Background(), wait)
@@ -89,8 +92,8 @@ func TestCommandAgentLoads(t *testing.T) {
 			if tt.err != "" {
 				t.Fatalf("Start succeeded, want %q", tt.err)
 			}
-			if a.SessionID() != tt.session || a.NotLoaded() != "" {
-				t.Errorf("session %q, not loaded %q; want %q loaded", a.SessionID(), a.NotLoaded(), tt.session)
+			if a.p.session != acp.SessionId(tt.session) || a.p.notLoaded != "" {
+				t.Errorf("session %q, not loaded %q; want %q loaded", a.p.session, a.p.notLoaded, tt.session)
 			}
 		})
 	}

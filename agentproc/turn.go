@@ -124,7 +124,7 @@ func (t *turn) abandon() { t.stopOnce.Do(func() { close(t.stop) }) }
 
 // notify takes the child's notifications from the connection's reader. It
 // blocks while the queue is full: that is the back-pressure.
-func (a *Agent) notify(method string, params json.RawMessage) {
+func (p *process) notify(method string, params json.RawMessage) {
 	if method != acp.ClientMethodSessionUpdate {
 		return // nothing else is sent to a client that mm acts on
 	}
@@ -132,16 +132,16 @@ func (a *Agent) notify(method string, params json.RawMessage) {
 	if json.Unmarshal(params, &n) != nil {
 		return
 	}
-	a.deliver(n)
+	p.deliver(n)
 }
 
 // deliver queues an update for the running prompt; one that is late, or
 // about another session, is dropped.
-func (a *Agent) deliver(n acp.SessionNotification) {
-	a.mu.Lock()
-	t := a.turn
-	a.mu.Unlock()
-	if t == nil || t.h == nil || n.SessionId != a.session {
+func (p *process) deliver(n acp.SessionNotification) {
+	p.mu.Lock()
+	t := p.turn
+	p.mu.Unlock()
+	if t == nil || t.h == nil || n.SessionId != p.session {
 		return
 	}
 	t.enqueue(context.Background(), queued{n: n})

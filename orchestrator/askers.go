@@ -19,27 +19,29 @@ import (
 // maxConcurrentAsks bounds hand-offs to different agents running at once.
 const maxConcurrentAsks = 8
 
-// askers keeps the asked agents of a session: each started on its first
-// hand-off and kept for the session; hand-offs to one agent wait for each
-// other, hand-offs to different agents run concurrently.
+// askers keeps the asked agents of a session, each kept for the session:
+// a child agent (agentproc.Agent owns its process's life), or an agent
+// over A2A. Hand-offs to one agent wait for each other, hand-offs to
+// different agents run concurrently.
 type askers struct {
 	s   *Session
 	sem *semaphore.Weighted
 
 	mu     sync.Mutex
-	agents map[string]*askedAgent
+	agents map[string]*agentproc.Agent
+	a2a    map[string]*askedA2A
 	closed bool
 }
 
-type askedAgent struct {
-	mu   sync.Mutex // one hand-off at a time
-	proc *agentproc.Agent
-	// a2a is an agent asked over A2A (mmConfigs a2a:), in place of proc.
-	a2a A2AAgent
+// askedA2A is an agent asked over A2A (mmConfigs a2a:), connected on its
+// first hand-off.
+type askedA2A struct {
+	mu    sync.Mutex // one hand-off at a time
+	agent A2AAgent
 }
 
 func newAskers(s *Session) *askers {
-	return &askers{s: s, sem: semaphore.NewWeighted(maxConcurrentAsks), agents: map[string]*askedAgent{}}
+	return &askers{s: s, sem: semaphore.NewWeighted(maxConcurrentAsks), agents: map[string]*agentproc.Agent{}, a2a: map[string]*askedA2A{}}
 }
 
 // prompt sends msg to the agent name, starting it if needed, and returns
@@ -55,91 +57,58 @@ func (a *askers) prompt(ctx context.Context, name string, agent mmconfigs.Agent,
 		a.mu.Unlock()
 		return "", errors.New("the session is closing")
 	}
+	if agent.Kind == mmconfigs.AgentA2A {
+		ag := a.a2a[name]
+		if ag == nil {
+			ag = &askedA2A{}
+			a.a2a[name] = ag
+		}
+		a.mu.Unlock()
+		return a.promptA2A(ctx, ag, name, agent, msg)
+	}
 	ag := a.agents[name]
 	if ag == nil {
-		ag = &askedAgent{}
+		ag = agentproc.New(a.owner(name, agent))
 		a.agents[name] = ag
 	}
 	a.mu.Unlock()
 
-	ag.mu.Lock()
-	defer ag.mu.Unlock()
-	if agent.Kind == mmconfigs.AgentA2A {
-		return a.promptA2A(ctx, ag, name, agent, msg)
-	}
-	if ag.proc != nil {
-		select {
-		case <-ag.proc.Done():
-			// It died (crashed, or was killed) since the last hand-off:
-			// start it afresh rather than fail every later one.
-			ag.proc.Close()
-			ag.proc = nil
-		default:
-		}
-	}
-	if ag.proc == nil {
-		// An mm this session asked before (before it was resumed, or
-		// before it died) goes on with its own session when it loads
-		// sessions (session/load, said by its initialize); the agents of a
-		// session that is not saved save nothing (see childEnv), so there
-		// is nothing to go on with.
-		earlier := ""
-		if a.s.saved() {
-			earlier = a.s.askedSession(name)
-		}
-		opts := a.s.agentOptions(name, agent)
-		if earlier != "" && agent.Kind == mmconfigs.AgentCommand && !opts.IsMM {
-			// Only an mm is asked to load: the protocol has the replay come
-			// before session/load's answer, and Gemini CLI sends it after,
-			// where it would read as the answer to the next question.
-			a.s.sink.Emit(Notice{Kind: NoticeWarning, Text: fmt.Sprintf("%s starts a new session, without its earlier history: mm asks only an mm to load its earlier session", name)})
-			earlier = ""
-		}
-		opts.Session = earlier
-		// The child's own spans (its start) join the trace; each prompt
-		// then carries the hand-off's in its _meta.
-		opts.Environ = tracing.Environ(ctx, opts.Environ)
-		p, err := agentproc.Start(ctx, opts)
-		if err != nil {
-			return "", err
-		}
-		ag.proc = p
-		if why := p.NotLoaded(); why != "" {
-			a.s.sink.Emit(Notice{Kind: NoticeWarning, Text: notLoadedText(name, earlier, why)})
-		}
-	}
 	ctx, h, done := a.newRelay(ctx, name)
 	defer done()
-	err := ag.proc.Prompt(ctx, msg, h)
-	select {
-	case <-ag.proc.Done():
-		// It died during the prompt: its session may hold nothing to go
-		// on with; an id recorded before stays.
-	default:
-		// It has the question in its session: a resumed session goes on
-		// with it.
-		a.s.setAskedSession(name, ag.proc.SessionID())
-	}
-	if err != nil && ctx.Err() != nil {
-		// A cancelled child may be mid-turn: start afresh next time.
-		ag.proc.Close()
-		ag.proc = nil
-	}
+	err := ag.Prompt(ctx, msg, h)
 	return h.answer.String(), h.outcome(err)
 }
 
-// notLoadedText is the warning of an asked agent that could not go on with
-// its earlier session.
-func notLoadedText(name, id, why string) string {
-	return fmt.Sprintf("%s could not go on with its session %s (%s): it starts a new one, without its earlier history", name, id, why)
+// owner is what the child agent name is told of its session: how to start
+// it, where its warnings go, and where its session id is kept (and saved),
+// so that a new child, or a resumed session's, goes on with it.
+func (a *askers) owner(name string, agent mmconfigs.Agent) agentproc.Owner {
+	return agentproc.Owner{
+		Options: func(ctx context.Context) agentproc.Options {
+			opts := a.s.agentOptions(name, agent)
+			// The agents of a session that is not saved save nothing (see
+			// childEnv): there is nothing to go on with.
+			if a.s.saved() {
+				opts.Session = a.s.askedSession(name)
+			}
+			// The child's own spans (its start) join the trace; each prompt
+			// then carries the hand-off's in its _meta.
+			opts.Environ = tracing.Environ(ctx, opts.Environ)
+			return opts
+		},
+		Warn:     func(text string) { a.s.sink.Emit(Notice{Kind: NoticeWarning, Text: text}) },
+		Answered: func(id string) { a.s.setAskedSession(name, id) },
+	}
 }
 
 // promptA2A is prompt for an agent served over A2A: nothing to start, a
 // connection kept for the session. Its A2A context is the asked agent's
 // session, kept (and saved) as any asked agent's is, so that a resumed
 // session goes on with the same conversation there.
-func (a *askers) promptA2A(ctx context.Context, ag *askedAgent, name string, agent mmconfigs.Agent, msg string) (string, error) {
-	if ag.a2a == nil {
+func (a *askers) promptA2A(ctx context.Context, ag *askedA2A, name string, agent mmconfigs.Agent, msg string) (string, error) {
+	ag.mu.Lock()
+	defer ag.mu.Unlock()
+	if ag.agent == nil {
 		if a.s.connectA2A == nil {
 			return "", errNoA2A(name)
 		}
@@ -155,12 +124,12 @@ func (a *askers) promptA2A(ctx context.Context, ag *askedAgent, name string, age
 		if err != nil {
 			return "", err
 		}
-		ag.a2a = p
+		ag.agent = p
 	}
 	ctx, h, done := a.newRelay(ctx, name)
 	defer done()
-	err := ag.a2a.Prompt(ctx, msg, func(chunk string) { h.Text("", chunk) })
-	if id := ag.a2a.ContextID(); id != "" {
+	err := ag.agent.Prompt(ctx, msg, func(chunk string) { h.Text("", chunk) })
+	if id := ag.agent.ContextID(); id != "" {
 		a.s.setAskedSession(name, id)
 	}
 	return h.answer.String(), h.outcome(err)
@@ -178,29 +147,29 @@ func (a *askers) newRelay(ctx context.Context, name string) (context.Context, *r
 func (a *askers) closeAll() error {
 	a.mu.Lock()
 	a.closed = true
-	agents := a.agents
-	a.agents = map[string]*askedAgent{}
+	agents, remote := a.agents, a.a2a
+	a.agents, a.a2a = map[string]*agentproc.Agent{}, map[string]*askedA2A{}
 	a.mu.Unlock()
 	var wg sync.WaitGroup
 	errs := make([]error, 0, len(agents))
 	var emu sync.Mutex
 	for _, ag := range agents {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
+			if err := ag.Close(); err != nil {
+				emu.Lock()
+				errs = append(errs, err)
+				emu.Unlock()
+			}
+		})
+	}
+	for _, ag := range remote {
+		wg.Go(func() {
 			ag.mu.Lock()
 			defer ag.mu.Unlock()
-			if ag.a2a != nil {
-				ag.a2a.Close()
+			if ag.agent != nil {
+				ag.agent.Close()
 			}
-			if ag.proc != nil {
-				if err := ag.proc.Close(); err != nil {
-					emu.Lock()
-					errs = append(errs, err)
-					emu.Unlock()
-				}
-			}
-		}()
+		})
 	}
 	wg.Wait()
 	return errors.Join(errs...)
