@@ -28,6 +28,10 @@ type Error struct {
 	Path         string
 	Line, Column int // from 1; 0: not known
 	Msg          string
+	// Excerpt is, for a syntax error, the lines Report shows under its
+	// line: the source line made visible, a caret under the column and a
+	// hint (strictyaml.Excerpt); "" for any other error.
+	Excerpt string
 }
 
 func (e *Error) Error() string {
@@ -41,8 +45,15 @@ func (e *Error) Error() string {
 	return s + ": " + e.Msg
 }
 
-// Report is the line every front end shows: "[config error: <text>]".
-func (e *Error) Report() string { return "[config error: " + e.Error() + "]" }
+// Report is what every front end shows: the line "[config error: <text>]",
+// and under it, for a syntax error, its excerpt.
+func (e *Error) Report() string {
+	line := "[config error: " + e.Error() + "]"
+	if e.Excerpt == "" {
+		return line
+	}
+	return line + "\n" + e.Excerpt
+}
 
 // NewError is the config error err of the file at path: at err's position
 // when it has one (a *strictyaml.PosError), and in the file err names
@@ -58,7 +69,7 @@ func NewError(path string, err error, show func(string) string) *Error {
 		path, err = show(fe.Path), fe.Err
 	}
 	line, col := strictyaml.Position(err)
-	return &Error{Path: path, Line: line, Column: col, Msg: err.Error()}
+	return &Error{Path: path, Line: line, Column: col, Msg: err.Error(), Excerpt: strictyaml.Excerpt(err)}
 }
 
 // Find says which configuration file to use: the --config flag, else
