@@ -61,6 +61,8 @@ func TestLoadErrors(t *testing.T) {
 		{"steps", "maxSteps: 0\n", `agent.yaml:1: maxSteps: must be >= 1`},
 		{"window too small", "contextWindow: 100\n", `agent.yaml:1: contextWindow: must be >= 512`},
 		{"window not a number", "contextWindow: 4k\n", `agent.yaml:1: contextWindow: want a whole number, not "4k"`},
+		{"provider not a map", "providers:\n  mine: x\n", `agent.yaml:2: providers: mine: want a map with baseURL, apiKeyEnv, idleTimeout and contextWindow, not "x"`},
+		{"provider idle timeout", "providers:\n  mine:\n    idleTimeout: soon\n", `agent.yaml:3: providers: mine: idleTimeout: want a positive duration like 90s or 10m, not "soon"`},
 		{"provider window", "providers:\n  mine:\n    baseURL: http://x/v1\n    contextWindow: 8.5\n", `agent.yaml:4: providers: mine: contextWindow: want a whole number, not "8.5"`},
 		{"compressAt too high", "model: echo/x\ncompressAt: 1.5\n", `agent.yaml:2: compressAt: want a number from 0.3 to 0.95, like 0.8, not 1.5`},
 		{"compressAt percent", "compressAt: 80%\n", `agent.yaml:1: compressAt: want a number from 0.3 to 0.95, like 0.8, not "80%"`},
