@@ -9,7 +9,8 @@ import (
 )
 
 // ReportError prints why mm cannot go on: a configuration error as
-// "[config error: <path>:<line>: <message>]", anything else as "mm: …".
+// "[config error: <path>:<line>: <message>]" (a syntax error's excerpt
+// under it), anything else as "mm: …".
 func ReportError(w io.Writer, err error) {
 	var ce *mmconfigs.Error
 	if errors.As(err, &ce) {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mm-agent/mm/internal/textcut"
+	"github.com/mm-agent/mm/internal/visible"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -17,6 +18,7 @@ import (
 // being interpreted, and so is a byte that is not UTF-8. A carriage return
 // before a newline goes quietly; anywhere else it could rewrite a line,
 // and shows as "\r". Text that needs none of this is returned as it is.
+// The escapes are internal/visible's.
 //
 // Every front end that draws on a terminal shows such text through it.
 func Visible(s string) string {
@@ -48,7 +50,7 @@ func needsEscape(s string) bool {
 // ordinary letters.
 func needsEscapeSlow(s string) bool {
 	for i, r := range s {
-		if escape(r, s[i:]) != "" {
+		if visible.Escape(r, s[i:]) != "" {
 			return true
 		}
 	}
@@ -58,7 +60,7 @@ func needsEscapeSlow(s string) bool {
 // appendVisible appends s, made visible, to dst.
 func appendVisible(dst []byte, s string) []byte {
 	for i, r := range s {
-		if e := escape(r, s[i:]); e != "" {
+		if e := visible.Escape(r, s[i:]); e != "" {
 			if r == '\r' && strings.HasPrefix(s[i:], "\r\n") {
 				continue // a line ending, not an overwrite
 			}
@@ -68,24 +70,6 @@ func appendVisible(dst []byte, s string) []byte {
 		dst = utf8.AppendRune(dst, r)
 	}
 	return dst
-}
-
-// escape is how r, which starts rest, is shown when it is not shown as
-// itself; "" when it is.
-func escape(r rune, rest string) string {
-	switch {
-	case r == '\n' || r == '\t':
-		return ""
-	case r == '\r':
-		return `\r`
-	case r < 0x20 || r == 0x7f:
-		return fmt.Sprintf(`\x%02x`, r)
-	case r == utf8.RuneError && len(rest) > 0 && !strings.HasPrefix(rest, "\uFFFD"):
-		return fmt.Sprintf(`\x%02x`, rest[0]) // a byte that is not UTF-8
-	case r >= 0x80 && r < 0xa0, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return fmt.Sprintf(`\u%04x`, r)
-	}
-	return ""
 }
 
 // visibleWriter shows everything written to it through Visible. Each

@@ -82,12 +82,96 @@ type Agent struct {
 	StartTimeout time.Duration
 }
 
-// Keys of an mmConfigs map entry, by kind, in the reference's order.
-var (
-	commandAgentKeys = []string{"command", "env", "cwd", "description", "startTimeout"}
-	sshAgentKeys     = []string{"ssh", "config", "mm", "sshArgs", "cwd", "description", "startTimeout"}
-	a2aAgentKeys     = []string{"a2a", "tokenEnv", "description"}
+// kindSet is a set of AgentKinds, a bit each.
+type kindSet uint8
+
+// The kinds of agent by a map entry, as sets.
+const (
+	forCommand kindSet = 1 << AgentCommand
+	forSSH     kindSet = 1 << AgentSSH
+	forA2A     kindSet = 1 << AgentA2A
 )
+
+// agentEntry is what the keys of an mmConfigs map entry are read into: the
+// agent, and the configuration whose folder its paths are relative to.
+type agentEntry struct {
+	c *Config
+	a Agent
+}
+
+// agentKey is a key of an mmConfigs map entry, the kinds of agent that
+// take it, and how its value is read (a keyRow's parse).
+type agentKey struct {
+	name  string
+	kinds kindSet
+	parse func(e *agentEntry, key, val *yaml.Node) error
+}
+
+// agentKeys are the keys of an mmConfigs map entry, each kind's in the
+// order the reference gives them (command's, ssh's, a2a's, then the keys
+// they share).
+var agentKeys = []agentKey{
+	{"command", forCommand, func(e *agentEntry, _, v *yaml.Node) (err error) {
+		e.a.Command, err = e.c.parseCommand(v)
+		return err
+	}},
+	{"env", forCommand, func(e *agentEntry, _, v *yaml.Node) error {
+		return decodeScalar(v, &e.a.Env, "a map of variable names to values")
+	}},
+	{"ssh", forSSH, func(e *agentEntry, _, v *yaml.Node) error {
+		if err := decodeNonEmpty(v, &e.a.Host, "a host, [user@]host"); err != nil {
+			return err
+		}
+		if strings.HasPrefix(e.a.Host, "-") {
+			return fmt.Errorf("%q is not a host: it starts with - (ssh options go under sshArgs)", e.a.Host)
+		}
+		return nil
+	}},
+	{"config", forSSH, func(e *agentEntry, _, v *yaml.Node) error {
+		return decodeNonEmpty(v, &e.a.Config, "the path of the agent's configuration file on that host")
+	}},
+	{"mm", forSSH, func(e *agentEntry, _, v *yaml.Node) error {
+		return decodeNonEmpty(v, &e.a.MM, "the path of mm on that host")
+	}},
+	{"sshArgs", forSSH, func(e *agentEntry, _, v *yaml.Node) error {
+		return decodeScalar(v, &e.a.SSHArgs, "a list of ssh's arguments, like [-p, \"2222\"]")
+	}},
+	{"cwd", forCommand | forSSH, func(e *agentEntry, _, v *yaml.Node) error {
+		if err := decodeNonEmpty(v, &e.a.Cwd, "a folder"); err != nil {
+			return err
+		}
+		// A remote folder is the remote host's; $VAR is expanded at start.
+		if e.a.Kind == AgentCommand && !strings.HasPrefix(e.a.Cwd, "$") {
+			e.a.Cwd = e.c.abs(e.a.Cwd)
+		}
+		return nil
+	}},
+	{"a2a", forA2A, func(e *agentEntry, _, v *yaml.Node) (err error) {
+		e.a.URL, err = decodeURL(v)
+		return err
+	}},
+	{"tokenEnv", forA2A, func(e *agentEntry, _, v *yaml.Node) error {
+		return decodeNonEmpty(v, &e.a.TokenEnv, "the name of the variable that holds the agent's token")
+	}},
+	{"description", forCommand | forSSH | forA2A, func(e *agentEntry, _, v *yaml.Node) error {
+		return decodeScalar(v, &e.a.Description, "a string")
+	}},
+	{"startTimeout", forCommand | forSSH, func(e *agentEntry, _, v *yaml.Node) (err error) {
+		e.a.StartTimeout, err = decodeDuration(v)
+		return err
+	}},
+}
+
+// agentKeysOf is the table of the keys an agent of kind k takes.
+func agentKeysOf(k AgentKind) keyTable[*agentEntry] {
+	var tab keyTable[*agentEntry]
+	for _, key := range agentKeys {
+		if key.kinds&(1<<k) != 0 {
+			tab = append(tab, keyRow[*agentEntry]{key.name, key.parse})
+		}
+	}
+	return tab
+}
 
 // parseAgent reads one mmConfigs entry: a path, or a map.
 func (c *Config) parseAgent(v *yaml.Node) (Agent, error) {
@@ -104,71 +188,46 @@ func (c *Config) parseAgent(v *yaml.Node) (Agent, error) {
 	if v.Kind != yaml.MappingNode {
 		return Agent{}, strictyaml.Errorf(v, "want the path of the agent's configuration file, or a map with command:, ssh: or a2a:")
 	}
+	kind, err := agentKind(v)
+	if err != nil {
+		return Agent{}, err
+	}
+	// Every key is checked before any value: a key of another kind says
+	// more than a bad value beside it.
+	tab := agentKeysOf(kind)
+	if err := tab.check(v); err != nil {
+		return Agent{}, err
+	}
+	e := &agentEntry{c: c, a: Agent{Kind: kind}}
+	if err := tab.parse(v, e); err != nil {
+		return Agent{}, err
+	}
+	if kind == AgentSSH && e.a.Config == "" {
+		return Agent{}, errors.New("config: required with ssh: the path of the agent's configuration file on that host")
+	}
+	return e.a, nil
+}
+
+// agentKind is the kind of agent the map entry v is, by the key that
+// says it: command:, ssh: or a2a:, one of them.
+func agentKind(v *yaml.Node) (AgentKind, error) {
 	has := map[string]bool{}
 	for i := 0; i < len(v.Content); i += 2 {
 		has[v.Content[i].Value] = true
 	}
-	var a Agent
-	var known []string
 	switch {
 	case has["command"] && has["ssh"]:
-		return Agent{}, errors.New("command and ssh: give one or the other, not both")
+		return 0, errors.New("command and ssh: give one or the other, not both")
 	case has["a2a"] && (has["command"] || has["ssh"]):
-		return Agent{}, errors.New("a2a with command or ssh: an entry is one kind of agent, give one of them")
+		return 0, errors.New("a2a with command or ssh: an entry is one kind of agent, give one of them")
 	case has["a2a"]:
-		a.Kind, known = AgentA2A, a2aAgentKeys
+		return AgentA2A, nil
 	case has["command"]:
-		a.Kind, known = AgentCommand, commandAgentKeys
+		return AgentCommand, nil
 	case has["ssh"]:
-		a.Kind, known = AgentSSH, sshAgentKeys
-	default:
-		return Agent{}, strictyaml.Errorf(v, "give command: (an ACP agent to start), ssh: (an mm on another host) or a2a: (an agent served over A2A)")
+		return AgentSSH, nil
 	}
-	if err := checkKeys(v, known...); err != nil {
-		return Agent{}, err
-	}
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		keyNode, val := v.Content[i], v.Content[i+1]
-		key := keyNode.Value
-		var err error
-		switch key {
-		case "command":
-			a.Command, err = c.parseCommand(val)
-		case "env":
-			err = decodeScalar(val, &a.Env, "a map of variable names to values")
-		case "cwd":
-			err = decodeNonEmpty(val, &a.Cwd, "a folder")
-			if err == nil && a.Kind == AgentCommand && !strings.HasPrefix(a.Cwd, "$") {
-				a.Cwd = c.abs(a.Cwd)
-			}
-		case "description":
-			err = decodeScalar(val, &a.Description, "a string")
-		case "startTimeout":
-			a.StartTimeout, err = decodeDuration(val)
-		case "ssh":
-			err = decodeNonEmpty(val, &a.Host, "a host, [user@]host")
-			if err == nil && strings.HasPrefix(a.Host, "-") {
-				err = fmt.Errorf("%q is not a host: it starts with - (ssh options go under sshArgs)", a.Host)
-			}
-		case "config":
-			err = decodeNonEmpty(val, &a.Config, "the path of the agent's configuration file on that host")
-		case "mm":
-			err = decodeNonEmpty(val, &a.MM, "the path of mm on that host")
-		case "a2a":
-			a.URL, err = decodeURL(val)
-		case "tokenEnv":
-			err = decodeNonEmpty(val, &a.TokenEnv, "the name of the variable that holds the agent's token")
-		case "sshArgs":
-			err = decodeScalar(val, &a.SSHArgs, "a list of ssh's arguments, like [-p, \"2222\"]")
-		}
-		if err != nil {
-			return Agent{}, strictyaml.At(keyNode, fmt.Errorf("%s: %w", key, err))
-		}
-	}
-	if a.Kind == AgentSSH && a.Config == "" {
-		return Agent{}, errors.New("config: required with ssh: the path of the agent's configuration file on that host")
-	}
-	return a, nil
+	return 0, strictyaml.Errorf(v, "give command: (an ACP agent to start), ssh: (an mm on another host) or a2a: (an agent served over A2A)")
 }
 
 // parseCommand reads command: a list of words, the first the program.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +27,10 @@ type Error struct {
 	Path         string
 	Line, Column int // from 1; 0: not known
 	Msg          string
+	// Excerpt is, for a syntax error, the lines Report shows under its
+	// line: the source line made visible, a caret under the column and a
+	// hint (strictyaml.Excerpt); "" for any other error.
+	Excerpt string
 }
 
 func (e *Error) Error() string {
@@ -41,8 +44,15 @@ func (e *Error) Error() string {
 	return s + ": " + e.Msg
 }
 
-// Report is the line every front end shows: "[config error: <text>]".
-func (e *Error) Report() string { return "[config error: " + e.Error() + "]" }
+// Report is what every front end shows: the line "[config error: <text>]",
+// and under it, for a syntax error, its excerpt.
+func (e *Error) Report() string {
+	line := "[config error: " + e.Error() + "]"
+	if e.Excerpt == "" {
+		return line
+	}
+	return line + "\n" + e.Excerpt
+}
 
 // NewError is the config error err of the file at path: at err's position
 // when it has one (a *strictyaml.PosError), and in the file err names
@@ -58,7 +68,7 @@ func NewError(path string, err error, show func(string) string) *Error {
 		path, err = show(fe.Path), fe.Err
 	}
 	line, col := strictyaml.Position(err)
-	return &Error{Path: path, Line: line, Column: col, Msg: err.Error()}
+	return &Error{Path: path, Line: line, Column: col, Msg: err.Error(), Excerpt: strictyaml.Excerpt(err)}
 }
 
 // Find says which configuration file to use: the --config flag, else
@@ -103,12 +113,6 @@ func Load(path, cwd string, getenv func(string) string) (*Config, error) {
 	return c, nil
 }
 
-// topKeys are the keys of a configuration, in the order the reference
-// gives them; an unknown key is told the nearest.
-var topKeys = []string{"model", "description", "system", "systemFile", "tools", "mcpServers",
-	"mmConfigs", "structuredOutput", "providers", "hooks", "yolo", "displayHooks", "displayCommands",
-	"maxSteps", "maxParallelTools", "maxAskDepth", "askTimeout", "skills", "projectDocs", "contextWindow", "compressAt", "persist"}
-
 // parse decodes data into c key by key, so that each error names its key.
 func (c *Config) parse(data []byte) error {
 	// One document, no alias, each key once in every map — the hooks
@@ -123,84 +127,17 @@ func (c *Config) parse(data []byte) error {
 	if root.Kind != yaml.MappingNode {
 		return strictyaml.Errorf(root, "must be a map of keys (model:, hooks:, …)")
 	}
-	var system, systemFile string
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		keyNode, val := root.Content[i], root.Content[i+1]
-		key := keyNode.Value
-		var err error
-		switch key {
-		case "model":
-			err = decodeScalar(val, &c.Model, "a string like ollama/qwen3:8b")
-		case "description":
-			err = decodeScalar(val, &c.Description, "a string")
-		case "system":
-			err = decodeScalar(val, &system, "a string")
-		case "systemFile":
-			err = decodeScalar(val, &systemFile, "a path")
-		case "yolo":
-			err = decodeScalar(val, &c.Yolo, "true or false")
-		case "displayHooks":
-			err = decodeScalar(val, &c.DisplayHooks, "true or false")
-		case "displayCommands":
-			err = decodeScalar(val, &c.DisplayCommands, "true or false")
-		case "persist":
-			err = decodeScalar(val, &c.Persist, "true or false")
-		case "tools":
-			// Each entry reports its own place ("tools[2]: …").
-			if err := c.parseTools(val); err != nil {
-				return strictyaml.At(keyNode, err)
-			}
-		case "structuredOutput":
-			err = c.parseStructuredOutput(val)
-			c.structuredOutputLine = keyNode.Line
-		case "mcpServers":
-			err = c.parseMCPServers(val)
-		case "mmConfigs":
-			err = c.parseAgents(val)
-		case "maxAskDepth":
-			c.MaxAskDepth, err = decodeInt(val, 0)
-			if err == nil && c.MaxAskDepth > MaxAskDepthCap {
-				err = fmt.Errorf("%d is over mm's cap of %d (each level is one more mm process): give %d or less", c.MaxAskDepth, MaxAskDepthCap, MaxAskDepthCap)
-			}
-		case "askTimeout":
-			c.AskTimeout, err = decodeDuration(val)
-		case "maxSteps":
-			c.MaxSteps, err = decodeInt(val, 1)
-		case "maxParallelTools":
-			c.MaxParallelTools, err = decodeInt(val, 1)
-		case "providers":
-			err = c.parseProviders(val)
-		case "skills":
-			err = c.parseSkills(val)
-		case "projectDocs":
-			err = decodeScalar(val, &c.ProjectDocs, "true or false")
-		case "contextWindow":
-			c.ContextWindow, err = decodeInt(val, MinContextWindow)
-		case "compressAt":
-			c.CompressAt, err = decodeFraction(val, MinCompressAt, MaxCompressAt)
-		case "hooks":
-			err = c.Hooks.UnmarshalYAML(val)
-			if err == nil {
-				// Hooks report their own place ("hooks.preToolCall[0]: …").
-				if err := c.Hooks.Resolve(c.Dir); err != nil {
-					return strictyaml.At(keyNode, err)
-				}
-			}
-		default:
-			return strictyaml.UnknownKey(keyNode, topKeys)
-		}
-		if err != nil {
-			// An error without a line of its own is at its key's.
-			return strictyaml.At(keyNode, fmt.Errorf("%s: %w", key, err))
-		}
+	top := &topLevel{c: c}
+	if err := topKeys.parse(root, top); err != nil {
+		return err
 	}
 	switch {
-	case system != "" && systemFile != "":
+	case top.system != "" && top.systemFile != "":
 		return strictyaml.At(keyOf(root, "systemFile"), errors.New("system and systemFile: give one or the other, not both"))
-	case system != "":
-		c.System = system
-	case systemFile != "":
-		p := c.abs(systemFile)
+	case top.system != "":
+		c.System = top.system
+	case top.systemFile != "":
+		p := c.abs(top.systemFile)
 		b, err := regularfile.ReadFile(p, maxSystemFileBytes, "a systemFile")
 		if err != nil {
 			return strictyaml.At(keyOf(root, "systemFile"), fmt.Errorf("systemFile: cannot read %s: %v", p, unwrapPath(err)))
@@ -286,30 +223,33 @@ func (c *Config) parseSkills(n *yaml.Node) error {
 	return nil
 }
 
+// providerKeys are the keys of a providers: entry, in the reference's
+// order; baseURL and apiKeyEnv are decoded with the entry (Provider's yaml
+// tags).
+var providerKeys = keyTable[*Provider]{
+	{name: "baseURL"},
+	{name: "apiKeyEnv"},
+	{"idleTimeout", func(p *Provider, _, v *yaml.Node) (err error) {
+		p.IdleTimeout, err = decodeDuration(v)
+		return err
+	}},
+	{"contextWindow", func(p *Provider, _, v *yaml.Node) (err error) {
+		p.ContextWindow, err = decodeInt(v, MinContextWindow)
+		return err
+	}},
+}
+
 func (c *Config) parseProviders(n *yaml.Node) error {
 	return eachEntry(n, func(name string, v *yaml.Node) error {
-		if err := checkKeys(v, "baseURL", "apiKeyEnv", "idleTimeout", "contextWindow"); err != nil {
+		if err := providerKeys.check(v); err != nil {
 			return err
 		}
 		var p Provider
-		if err := decodeScalar(v, &p, "a map with baseURL, apiKeyEnv, idleTimeout and contextWindow"); err != nil {
+		if err := decodeScalar(v, &p, "a map with "+andList(providerKeys.names())); err != nil {
 			return err
 		}
-		for i := 0; i+1 < len(v.Content); i += 2 {
-			switch v.Content[i].Value {
-			case "idleTimeout":
-				d, err := decodeDuration(v.Content[i+1])
-				if err != nil {
-					return fmt.Errorf("idleTimeout: %w", err)
-				}
-				p.IdleTimeout = d
-			case "contextWindow":
-				n, err := decodeInt(v.Content[i+1], MinContextWindow)
-				if err != nil {
-					return fmt.Errorf("contextWindow: %w", err)
-				}
-				p.ContextWindow = n
-			}
+		if err := providerKeys.parse(v, &p); err != nil {
+			return err
 		}
 		if c.Providers == nil {
 			c.Providers = map[string]Provider{}
@@ -332,19 +272,6 @@ func eachEntry(n *yaml.Node, f func(name string, v *yaml.Node) error) error {
 		name := n.Content[i].Value
 		if err := f(name, n.Content[i+1]); err != nil {
 			return strictyaml.At(n.Content[i], fmt.Errorf("%s: %w", name, err))
-		}
-	}
-	return nil
-}
-
-// checkKeys refuses a map key outside known.
-func checkKeys(n *yaml.Node, known ...string) error {
-	if n.Kind != yaml.MappingNode {
-		return nil // decodeScalar reports the type
-	}
-	for i := 0; i < len(n.Content); i += 2 {
-		if !slices.Contains(known, n.Content[i].Value) {
-			return strictyaml.UnknownKey(n.Content[i], known)
 		}
 	}
 	return nil

@@ -1,11 +1,14 @@
 package mmconfigs
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mm-agent/mm/internal/strictyaml"
 )
 
 func noenv(string) string { return "" }
@@ -58,6 +61,8 @@ func TestLoadErrors(t *testing.T) {
 		{"steps", "maxSteps: 0\n", `agent.yaml:1: maxSteps: must be >= 1`},
 		{"window too small", "contextWindow: 100\n", `agent.yaml:1: contextWindow: must be >= 512`},
 		{"window not a number", "contextWindow: 4k\n", `agent.yaml:1: contextWindow: want a whole number, not "4k"`},
+		{"provider not a map", "providers:\n  mine: x\n", `agent.yaml:2: providers: mine: want a map with baseURL, apiKeyEnv, idleTimeout and contextWindow, not "x"`},
+		{"provider idle timeout", "providers:\n  mine:\n    idleTimeout: soon\n", `agent.yaml:3: providers: mine: idleTimeout: want a positive duration like 90s or 10m, not "soon"`},
 		{"provider window", "providers:\n  mine:\n    baseURL: http://x/v1\n    contextWindow: 8.5\n", `agent.yaml:4: providers: mine: contextWindow: want a whole number, not "8.5"`},
 		{"compressAt too high", "model: echo/x\ncompressAt: 1.5\n", `agent.yaml:2: compressAt: want a number from 0.3 to 0.95, like 0.8, not 1.5`},
 		{"compressAt percent", "compressAt: 80%\n", `agent.yaml:1: compressAt: want a number from 0.3 to 0.95, like 0.8, not "80%"`},
@@ -79,6 +84,65 @@ func TestLoadErrors(t *testing.T) {
 				t.Errorf("Load error\n got: %v\nwant: %s", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestReport: what every front end shows of a config error. A syntax error
+// is its line, then the source line made visible, a caret under the column
+// and a hint (issue 26); any other error, a validation message of the hooks
+// reference among them, stays one line, byte for byte.
+func TestReport(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"a tab in the indentation", "model: echo/x\nhooks:\n\tpreToolCall:\n    - command: a\n",
+			"[config error: agent.yaml:3:1: found a tab character that cannot start any token]\n" +
+				"  3 | →preToolCall:\n" +
+				"    | ^\n" +
+				"  hint: indent with spaces: YAML does not allow a tab in the indentation (→ is a tab)"},
+		{"a colon in a command", "model: echo/x\nhooks:\n  preToolCall:\n    - command: echo a: b\n",
+			"[config error: agent.yaml:4:16: mapping value is not allowed in this context]\n" +
+				"  4 |     - command: echo a: b\n" +
+				"    |                ^\n" +
+				"  hint: a \": \" in a plain value starts a key; quote the value:\n" +
+				"  4 |     - command: \"echo a: b\""},
+		{"an unclosed quote", "model: \"echo/x\nyolo: true\n",
+			"[config error: agent.yaml:1:8: could not find end character of double-quoted text]\n" +
+				"  1 | model: \"echo/x\n" +
+				"    |        ^\n" +
+				"  hint: the quote (\") opened at 1:8 is never closed: end the value with \""},
+		{"a validation message", "hooks:\n  preToolCall:\n    - command: a\n      timeout: -1s\n",
+			"[config error: agent.yaml:4: hooks.preToolCall[0]: timeout must be >= 0]"},
+		{"an unknown key", "modle: echo/x\n", `[config error: agent.yaml:1: unknown key "modle" (did you mean "model"?)]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeConfig(t, dir, "agent.yaml", tt.body)
+			_, err := Load("agent.yaml", dir, noenv)
+			ce, ok := err.(*Error)
+			if !ok {
+				t.Fatalf("Load error %v is not an *Error", err)
+			}
+			if got := ce.Report(); got != tt.want {
+				t.Errorf("Report\n got: %s\nwant: %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestNewErrorInAFileOfItsOwn: a syntax error in a file the configuration
+// led mm to read (a script model's) is reported in that file, with its
+// excerpt.
+func TestNewErrorInAFileOfItsOwn(t *testing.T) {
+	_, err := strictyaml.Parse([]byte("rules:\n\t- say: hi\n"))
+	ce := NewError("agent.yaml", fmt.Errorf("model: %w", &strictyaml.FileError{Path: "/abs/s.yaml", Err: err}), func(string) string { return "s.yaml" })
+	want := "[config error: s.yaml:2:1: found a tab character that cannot start any token]\n" +
+		"  2 | →- say: hi\n" +
+		"    | ^\n" +
+		"  hint: indent with spaces: YAML does not allow a tab in the indentation (→ is a tab)"
+	if got := ce.Report(); got != want {
+		t.Errorf("Report\n got: %s\nwant: %s", got, want)
 	}
 }
 

@@ -126,7 +126,8 @@ type Session struct {
 }
 
 // ConfigError is a configuration that cannot run; front ends print it as
-// "[config error: <path>: <message>]".
+// "[config error: <path>: <message>]" (Report: a syntax error's excerpt
+// under it).
 type ConfigError = mmconfigs.Error
 
 // New prepares a session. It starts nothing: asked agents start on their

@@ -105,7 +105,8 @@ func (s *Set) Unknown(name string) error {
 
 // Find reads the skills of folders. A skill whose SKILL.md is missing or
 // malformed, and a second skill of a name already found, are problems: one
-// line each, naming the file; the other skills are kept. show turns an
+// line each, naming the file (a syntax error's excerpt under its line);
+// the other skills are kept. show turns an
 // absolute path into the one the lines show.
 func Find(folders []Folder, show func(string) string) (*Set, []string) {
 	set := &Set{byName: map[string]int{}}
@@ -145,8 +146,13 @@ func Find(folders []Folder, show func(string) string) (*Set, []string) {
 				problems = append(problems, fmt.Sprintf("skill folder %s has no %s: not a skill (add one, or move the folder out of %s)", show(dir), FileName, show(f.Dir)))
 				continue
 			case err != nil:
-				// At its line, in a compiler's place: "skill a/SKILL.md:3: …".
-				problems = append(problems, "skill "+strictyaml.Located(show(filepath.Join(dir, FileName)), err))
+				// At its line, in a compiler's place: "skill a/SKILL.md:3: …",
+				// a syntax error's excerpt under it.
+				problem := "skill " + strictyaml.Located(show(filepath.Join(dir, FileName)), err)
+				if ex := strictyaml.Excerpt(err); ex != "" {
+					problem += "\n" + ex
+				}
+				problems = append(problems, problem)
 				continue
 			}
 			if i, dup := set.byName[sk.Name]; dup {

@@ -36,6 +36,7 @@ func TestFind(t *testing.T) {
 		"team/notes.txt":        "a file beside the skills is ignored",
 		"team/.hidden/SKILL.md": "not read",
 		"team/empty/":           "",
+		"team/tabbed/SKILL.md":  "---\nname: tabbed\n\tdescription: x\n---\n",
 		"local/pdf/SKILL.md":    "---\nname: pdf\ndescription: Another pdf.\n---\n",
 		"local/bad/SKILL.md":    "no front matter",
 	})
@@ -52,6 +53,11 @@ func TestFind(t *testing.T) {
 	}
 	wantProblems := []string{
 		"skill folder team/empty has no SKILL.md: not a skill (add one, or move the folder out of team)",
+		// A syntax error: its excerpt under its line, as a config error's.
+		"skill team/tabbed/SKILL.md:3:1: front matter: found a tab character that cannot start any token\n" +
+			"  3 | →description: x\n" +
+			"    | ^\n" +
+			"  hint: indent with spaces: YAML does not allow a tab in the indentation (→ is a tab)",
 		"skill local/bad/SKILL.md: no front matter: the file must start with a \"---\" line, then name: and description:, then \"---\"",
 		"skill pdf: team/pdf/SKILL.md and local/pdf/SKILL.md both name it; keeping the first",
 		"skills folder given-absent: no such file or directory",

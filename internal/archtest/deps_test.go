@@ -43,7 +43,10 @@ func policy() []allow {
 		// textcut is the one cut of text at a character boundary, jsonkind
 		// the one naming of a JSON value's kind.
 		{pkg: "internal/archtest"}, // this test's package
-		{pkg: "internal/strictyaml", imports: []string{"internal/suggest"}},
+		// A syntax error shows its source line with frontend.Visible's escapes.
+		{pkg: "internal/strictyaml", imports: []string{"internal/suggest", "internal/visible"}},
+		// The one set of escapes for what must not reach a terminal raw.
+		{pkg: "internal/visible"},
 		{pkg: "internal/regularfile"},
 		{pkg: "internal/proc"},
 		{pkg: "internal/textcut"},
@@ -166,7 +169,7 @@ func policy() []allow {
 		// and mmconfigs imports no front end.
 		// It cuts an ask_agent consent question's question as every cut of
 		// text for a person is made (internal/textcut).
-		{pkg: "frontend", imports: []string{"frontend/markdown", "internal/textcut", "mmconfigs", "orchestrator"}},
+		{pkg: "frontend", imports: []string{"frontend/markdown", "internal/textcut", "internal/visible", "mmconfigs", "orchestrator"}},
 		// The editor front end reads its peer's messages as acpconn does.
 		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "internal/tracing", "orchestrator"}},
 		// mm serve --a2a: a front end over orchestrator.Session, as -acp is;

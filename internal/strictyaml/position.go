@@ -16,6 +16,10 @@ import (
 type PosError struct {
 	Line, Column int // from 1; Column 0: not known
 	Err          error
+	// Excerpt is, for a syntax error, the lines shown under the message:
+	// the source line made visible, a caret under the column and a hint
+	// (see excerpt); "" for any other error.
+	Excerpt string
 }
 
 func (e *PosError) Error() string { return e.Err.Error() }
@@ -50,6 +54,20 @@ func Position(err error) (line, column int) {
 		}
 	}
 	return 0, 0
+}
+
+// Excerpt is the excerpt of the syntax error err is, as Position finds its
+// position: "" when it has none.
+func Excerpt(err error) string {
+	for ; err != nil; err = errors.Unwrap(err) {
+		switch e := err.(type) {
+		case *PosError:
+			return e.Excerpt
+		case *FileError:
+			return ""
+		}
+	}
+	return ""
 }
 
 // Located is err's text with its position in front, as

@@ -79,3 +79,28 @@ func TestAtLine(t *testing.T) {
 		}
 	}
 }
+
+// TestExcerpt: a syntax error's excerpt is found however many prefixes wrap
+// it, and not inside a file of its own, whose error names that file.
+func TestExcerpt(t *testing.T) {
+	_, syntax := Parse([]byte("a:\n\tb: 1\n"))
+	want := "  2 | →b: 1\n    | ^\n  hint: indent with spaces: YAML does not allow a tab in the indentation (→ is a tab)"
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"syntax", syntax, want},
+		{"wrapped", fmt.Errorf("front matter: %w", syntax), want},
+		{"in a file of its own", &FileError{Path: "s.yaml", Err: syntax}, ""},
+		{"not a syntax error", Errorf(&yaml.Node{Line: 3}, "x"), ""},
+		{"no position", errors.New("x"), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Excerpt(tt.err); got != tt.want {
+				t.Errorf("Excerpt\n got: %q\nwant: %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -35,6 +35,8 @@ import (
 // only comments). Errors name the key, e.g. `mcpServers.fs: key "command"
 // is given twice (first on line 3)`, and carry their line (a *PosError);
 // paths are dotted, with list items as [i] from 0: `hooks.preToolCall[0]`.
+// A syntax error carries its column too, and its excerpt: the source line,
+// a caret and a hint (see excerpt).
 func Parse(data []byte) (*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -62,32 +64,54 @@ func Parse(data []byte) (*yaml.Node, error) {
 }
 
 // syntaxError words yaml.v3's syntax error err in data as "<problem>" at
-// its line and column (a *PosError), the caller naming the file.
+// its line and column (a *PosError, with the excerpt that shows it), the
+// caller naming the file.
 //
 // yaml.v3 names the line where the construct around the problem starts
 // (its parser's context mark) rather than the problem's own, so that an
 // error deep in a hooks: block is reported at the block's first line, and
 // it gives no column. goccy/go-yaml's parser, run on this error path only,
 // points at the token where the problem is; when it finds none (the two
-// disagree), yaml.v3's own text is kept, without its "yaml: " prefix.
+// disagree), yaml.v3's own text is kept, without its "yaml: " prefix. A
+// control character, which yaml.v3 refuses without a line, is found here.
 func syntaxError(data []byte, err error) error {
-	if line, col, msg, ok := locate(data); ok {
-		return &PosError{Line: line, Column: col, Err: errors.New(msg)}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line, col := 0, 0
+	switch l, c, m, ok := locate(data); {
+	case msg == controlMessage:
+		line, col = firstControl(data)
+	case ok:
+		line, col, msg = l, c, m
+	default:
+		line, msg = cutLine(msg)
 	}
-	return atLine(strings.TrimPrefix(err.Error(), "yaml: "))
+	if line < 1 {
+		return errors.New(oneLine(msg))
+	}
+	return &PosError{Line: line, Column: col, Err: errors.New(oneLine(msg)), Excerpt: excerpt(data, line, col, msg)}
 }
 
 // atLine reads the position yaml.v3 writes in front of a message,
 // "line 4: <problem>", into a *PosError; a message without one is kept
-// as it is. (No regexp: a package-level one costs every start of mm.)
+// as it is.
 func atLine(msg string) error {
+	if line, problem := cutLine(msg); line > 0 {
+		return &PosError{Line: line, Err: errors.New(problem)}
+	}
+	return errors.New(msg)
+}
+
+// cutLine cuts the "line 4: " yaml.v3 writes in front of a message; line
+// is 0 when there is none. (No regexp: a package-level one costs every
+// start of mm.)
+func cutLine(msg string) (line int, problem string) {
 	rest, ok := strings.CutPrefix(msg, "line ")
 	if num, problem, found := strings.Cut(rest, ": "); ok && found {
 		if line, err := strconv.Atoi(num); err == nil && line > 0 {
-			return &PosError{Line: line, Err: errors.New(problem)}
+			return line, problem
 		}
 	}
-	return errors.New(msg)
+	return 0, msg
 }
 
 // tokenError is the part of goccy/go-yaml's errors that says where.

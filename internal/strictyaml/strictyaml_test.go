@@ -41,7 +41,7 @@ func TestParseRefuses(t *testing.T) {
 		{"deep in a block", "model: x\nhooks:\n  preToolCall:\n    - command: a\n      matcher: b\n   bad: b\n", "f.yaml:6:4: value is not allowed in this context"},
 		{"unclosed list", "steps:\n  - say: hi\n    tool: [a, b\n  - say: x\n", "f.yaml:4:3: ',' or ']' must be specified"},
 		{"list then key", "a:\n  - b\n  c: d\n", "f.yaml:3:3: value is not allowed in this context"},
-		{"tab", "model: x\nhooks:\n  preToolCall:\n    - command: a\n\t  matcher: b\n", "f.yaml:5:1: found character '\t' that cannot start any token"},
+		{"tab", "model: x\nhooks:\n  preToolCall:\n    - command: a\n\t  matcher: b\n", "f.yaml:5:1: found a tab character that cannot start any token"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
