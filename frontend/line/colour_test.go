@@ -1,4 +1,4 @@
-package frontend
+package line
 
 import (
 	"bytes"
@@ -7,24 +7,6 @@ import (
 
 	"github.com/mm-agent/mm/orchestrator"
 )
-
-func TestUseColour(t *testing.T) {
-	tests := []struct {
-		env  map[string]string
-		want bool
-	}{
-		{map[string]string{}, true},
-		{map[string]string{"TERM": "xterm-256color"}, true},
-		{map[string]string{"NO_COLOR": "1"}, false},
-		{map[string]string{"NO_COLOR": ""}, true},
-		{map[string]string{"TERM": "dumb"}, false},
-	}
-	for _, tt := range tests {
-		if got := UseColour(func(k string) string { return tt.env[k] }); got != tt.want {
-			t.Errorf("UseColour(%v) = %v, want %v", tt.env, got, tt.want)
-		}
-	}
-}
 
 // TestRendererColours: on a terminal with colours, tool and hook lines are
 // dim, errors red, and the text in them is still made visible first.

@@ -160,13 +160,16 @@ func policy() []allow {
 		// @path and $name lines (projectdocs, skills, question).
 		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/textcut", "internal/tracing", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
 
-		// The design's frontend → orchestrator. Not drawn: mmconfigs, for
-		// ReportError recognises a *mmconfigs.Error to print it as
-		// "[config error: …]" — configuration is data, read by a front end,
-		// and mmconfigs imports no front end.
-		// It cuts an ask_agent consent question's question as every cut of
-		// text for a person is made (internal/textcut).
-		{pkg: "frontend", imports: []string{"frontend/markdown", "internal/textcut", "mmconfigs", "orchestrator"}},
+		// What the terminal front ends share, over the design's frontend →
+		// orchestrator. Not drawn: mmconfigs, for ReportError recognises a
+		// *mmconfigs.Error to print it as "[config error: …]" —
+		// configuration is data, read by a front end, and mmconfigs imports
+		// no front end. It cuts an ask_agent consent question's question as
+		// every cut of text for a person is made (internal/textcut).
+		{pkg: "frontend", imports: []string{"internal/textcut", "mmconfigs", "orchestrator"}},
+		// The line mode, -p and mm --ask: the shared pieces (frontend), and
+		// the answer as markdown on a terminal with colours.
+		{pkg: "frontend/line", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 		// The editor front end reads its peer's messages as acpconn does.
 		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "internal/tracing", "orchestrator"}},
 		// mm serve --a2a: a front end over orchestrator.Session, as -acp is;
@@ -190,7 +193,7 @@ func policy() []allow {
 		// check's look at the skills (skills), inside the project's root
 		// (projectdocs.Root).
 		{pkg: "cmd/mm/cli", imports: []string{
-			"frontend", "frontend/acp", "frontend/tui",
+			"frontend", "frontend/acp", "frontend/line", "frontend/tui",
 			"hooks", "internal/acpconn", "internal/proc",
 			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "projectdocs", "sessions", "skills", "tools",
 		}},
@@ -237,6 +240,21 @@ func neverRules() []never {
 			to:     []string{"hooks/...", "llm", "tools/..."},
 			direct: true,
 			rule:   "front ends import neither hooks nor models nor tools (CONTRIBUTING.md)",
+		},
+		{
+			// What the front ends share is under all of them: the
+			// sub-packages build on it, and a front end that needs little
+			// of it (frontend/a2a: VisibleLine) links no renderer.
+			from: []string{"frontend"},
+			to:   []string{"frontend/..."},
+			rule: "frontend holds what the front ends share: it imports none of its sub-packages (CONTRIBUTING.md)",
+		},
+		{
+			// The line mode and the window render the same events side by
+			// side; neither is built on another front end.
+			from: []string{"frontend/a2a", "frontend/acp", "frontend/line", "frontend/tui"},
+			to:   []string{"frontend/a2a", "frontend/acp", "frontend/line", "frontend/tui"},
+			rule: "a front end imports no other front end: what two of them need is in frontend (CONTRIBUTING.md)",
 		},
 		{
 			from: []string{"mmconfigs"},
