@@ -66,6 +66,9 @@ func policy() []allow {
 		{pkg: "internal/tracing/otlp", imports: []string{"internal/tracing"}},
 		// The message limit's error gives its size as regularfile.FormatSize writes it.
 		{pkg: "internal/acpconn", imports: []string{"internal/regularfile"}},
+		// What both ends of mm's A2A connections read of a message (its
+		// text), over the A2A SDK; the command line never reaches it.
+		{pkg: "internal/a2aconn"},
 
 		// Test helpers, imported by _test.go files only (neverRules).
 		{pkg: "internal/mustend"},
@@ -147,8 +150,9 @@ func policy() []allow {
 		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut", "internal/tracing"}},
 
 		// An agent asked over A2A: an HTTP client of it (issue 13); the
-		// quotes of a reply it did not expect are cut at a character.
-		{pkg: "a2aagent", imports: []string{"internal/textcut", "internal/tracing"}},
+		// quotes of a reply it did not expect are cut at a character; a
+		// message's text is read as mm serve --a2a reads it (a2aconn).
+		{pkg: "a2aagent", imports: []string{"internal/a2aconn", "internal/textcut", "internal/tracing"}},
 
 		// The design's orchestrator → (hooks, llm, tools, handoff, agentproc).
 		// Not a2aagent, agentproc's sibling for an agent asked over A2A: the
@@ -175,8 +179,9 @@ func policy() []allow {
 		// mm serve --a2a: a front end over orchestrator.Session, as -acp is;
 		// plugged in by cmd/mm as cli.Features.ServeA2A. Its log shows a
 		// client's text (a context id) through the one function that makes
-		// control characters visible (frontend).
-		{pkg: "frontend/a2a", imports: []string{"frontend", "internal/tracing", "orchestrator"}},
+		// control characters visible (frontend); a question's text is read
+		// as the A2A client reads an answer's (internal/a2aconn).
+		{pkg: "frontend/a2a", imports: []string{"frontend", "internal/a2aconn", "internal/tracing", "orchestrator"}},
 		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 
 		// The architecture's cmd/mm → frontend, in cmd/mm/cli: the command
