@@ -14,6 +14,8 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2asrv"
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+
+	"github.com/mm-agent/mm/internal/a2aconn"
 )
 
 // testAgent is an A2A agent on a2a-go's server: it answers "echo: <text>"
@@ -26,7 +28,7 @@ type testAgent struct {
 }
 
 func (e *testAgent) Execute(ctx context.Context, rc *a2asrv.RequestContext, q eventqueue.Queue) error {
-	text := textOf(rc.Message.Parts)
+	text := a2aconn.Text(rc.Message.Parts)
 	e.mu.Lock()
 	e.contexts = append(e.contexts, rc.Message.ContextID)
 	e.mu.Unlock()

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/a2aproject/a2a-go/a2a"
+
+	"github.com/mm-agent/mm/internal/a2aconn"
 )
 
 // task follows one question's task through the events the agent sends.
@@ -31,7 +33,7 @@ func (t *task) apply(ev a2a.Event) {
 	case *a2a.Message:
 		t.learnContext(e.ContextID)
 		t.reply, t.done = e, true
-		t.show(textOf(e.Parts))
+		t.show(a2aconn.Text(e.Parts))
 	case *a2a.Task:
 		t.learnContext(e.ContextID)
 		t.id = e.ID
@@ -68,7 +70,7 @@ func (t *task) showArtifact(art *a2a.Artifact) {
 	if t.artifact == nil {
 		t.artifact = map[a2a.ArtifactID]bool{}
 	}
-	text := textOf(art.Parts)
+	text := a2aconn.Text(art.Parts)
 	if text == "" {
 		return
 	}
@@ -114,14 +116,14 @@ func (t *task) outcome() error {
 	}
 	note := ""
 	if t.status != nil {
-		if s := strings.Join(strings.Fields(textOf(t.status.Parts)), " "); s != "" {
+		if s := strings.Join(strings.Fields(a2aconn.Text(t.status.Parts)), " "); s != "" {
 			note = ": " + s
 		}
 	}
 	switch t.state {
 	case a2a.TaskStateCompleted:
 		if !t.shown && t.status != nil {
-			t.show(textOf(t.status.Parts))
+			t.show(a2aconn.Text(t.status.Parts))
 		}
 		return nil
 	case a2a.TaskStateFailed:
@@ -136,19 +138,4 @@ func (t *task) outcome() error {
 		return t.a.errorf("the agent asks for authentication (auth-required), which a hand-off cannot give%s", note)
 	}
 	return t.a.errorf("the agent ended the exchange with its task still %s", t.lastState())
-}
-
-// textOf is the text of parts, one after the other; files and data are
-// not text and are left out.
-func textOf(parts a2a.ContentParts) string {
-	var b strings.Builder
-	for _, p := range parts {
-		switch tp := p.(type) {
-		case a2a.TextPart:
-			b.WriteString(tp.Text)
-		case *a2a.TextPart:
-			b.WriteString(tp.Text)
-		}
-	}
-	return b.String()
 }

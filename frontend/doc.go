@@ -1,5 +1,14 @@
-// Package frontend holds mm's terminal front ends: the line mode, -p and
-// mm --ask. Each is a thin adapter that renders orchestrator events and reads
-// the person's input; none holds behaviour of its own. The editor front end
-// (-acp) is in frontend/acp.
+// Package frontend holds what mm's terminal front ends share: Visible and
+// VisibleLine, the one way text from a model, a tool or an agent reaches a
+// terminal; a consent question as a terminal shows it (ConsentQuestion);
+// the margin of an asked agent's lines (Indent); whether a terminal gets
+// colours (UseColour); a replayed conversation as a terminal shows it
+// (Shown); the completion of @path and $name lines (Complete); the refusal
+// of an unknown slash command (UnknownCommand); what is running and the
+// usage line (Progress, UsageLine); the one report of an error that stops
+// mm (ReportError); and the Session an interactive front end drives.
+//
+// The front ends themselves are its sub-packages: frontend/line (the line
+// mode, -p, mm --ask), frontend/tui (the window), frontend/acp (editors),
+// frontend/a2a (mm serve --a2a). It imports none of them.
 package frontend

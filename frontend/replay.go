@@ -7,16 +7,6 @@ import (
 	"github.com/mm-agent/mm/orchestrator"
 )
 
-// conversationSource is a session that can show its conversation again
-// (*orchestrator.Session): a resumed one shows itself.
-type conversationSource interface {
-	Conversation() []orchestrator.Event
-}
-
-// RecentTurns is how many of a resumed session's turns the line mode shows
-// in full; /history shows them all.
-const RecentTurns = 3
-
 // Shown is what a terminal front end shows of a conversation replayed
 // (orchestrator.Replay): each question, each answer, one line per tool
 // call (its title; a failed or refused one with why), and an /ask…
@@ -53,7 +43,7 @@ func Shown(evs []orchestrator.Event, last int) []orchestrator.Event {
 				add(orchestrator.ToolStarted{Agent: e.Agent, ID: e.ID, Name: e.Name, Subject: e.Subject, Input: e.Input})
 			case orchestrator.ToolFailed:
 				if e.Summary == "" {
-					e.Summary = firstLine(e.Output)
+					e.Summary = FirstLine(e.Output)
 				}
 				add(e)
 			default:
@@ -81,20 +71,4 @@ func earlier(n int) string {
 		return "1 earlier turn"
 	}
 	return fmt.Sprintf("%d earlier turns", n)
-}
-
-// showConversation writes what Shown gives of s's conversation, when s can
-// show it.
-func (r *renderer) showConversation(s any, last int) {
-	c, ok := s.(conversationSource)
-	if !ok {
-		return
-	}
-	for _, ev := range Shown(c.Conversation(), last) {
-		r.Emit(ev)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.closeLine()
-	r.segment, r.wrote = "", false
 }

@@ -2,7 +2,6 @@ package frontend
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -70,26 +69,6 @@ func appendVisible(dst []byte, s string) []byte {
 		dst = utf8.AppendRune(dst, r)
 	}
 	return dst
-}
-
-// visibleWriter shows everything written to it through Visible. Each
-// write is a whole piece of text (pieces are whole runes, as decoded from
-// JSON or cut by the scripted model).
-type visibleWriter struct{ w io.Writer }
-
-// newVisibleWriter wraps w; nil stays nil.
-func newVisibleWriter(w io.Writer) io.Writer {
-	if _, ok := w.(visibleWriter); ok || w == nil {
-		return w
-	}
-	return visibleWriter{w}
-}
-
-func (vw visibleWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(vw.w, Visible(string(p))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }
 
 // ConsentQuestion is how a consent question is shown on a terminal, its

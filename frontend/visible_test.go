@@ -1,7 +1,6 @@
 package frontend
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -27,22 +26,6 @@ func TestVisible(t *testing.T) {
 		if got := Visible(tt.in); got != tt.want {
 			t.Errorf("Visible(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-	}
-}
-
-func TestVisibleWriter(t *testing.T) {
-	var b bytes.Buffer
-	w := newVisibleWriter(&b)
-	if newVisibleWriter(w) != w {
-		t.Error("a visible writer was wrapped twice")
-	}
-	for _, s := range []string{"a\x1b", "[31mb"} {
-		if n, err := w.Write([]byte(s)); n != len(s) || err != nil {
-			t.Fatalf("Write(%q) = %d, %v", s, n, err)
-		}
-	}
-	if got, want := b.String(), `a\x1b[31mb`; got != want {
-		t.Errorf("wrote %q, want %q", got, want)
 	}
 }
 

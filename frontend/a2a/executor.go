@@ -11,6 +11,7 @@ import (
 	"github.com/a2aproject/a2a-go/a2asrv"
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
 
+	"github.com/mm-agent/mm/internal/a2aconn"
 	"github.com/mm-agent/mm/internal/tracing"
 )
 
@@ -86,7 +87,7 @@ func (x *executor) Execute(ctx context.Context, rc *a2asrv.RequestContext, q eve
 	stop := context.AfterFunc(x.ctx, cancel)
 	defer stop()
 
-	question := textOf(rc.Message.Parts)
+	question := a2aconn.Text(rc.Message.Parts)
 	if strings.TrimSpace(question) == "" {
 		return x.end(ctx, rc, q, a2a.TaskStateRejected, "the message has no text: mm answers text parts")
 	}
@@ -149,18 +150,4 @@ func (x *executor) endCtx(ctx context.Context, rc *a2asrv.RequestContext, q even
 		return err
 	}
 	return nil
-}
-
-// textOf is the text parts of a message, one after the other.
-func textOf(parts a2a.ContentParts) string {
-	var b strings.Builder
-	for _, p := range parts {
-		switch tp := p.(type) {
-		case a2a.TextPart:
-			b.WriteString(tp.Text)
-		case *a2a.TextPart:
-			b.WriteString(tp.Text)
-		}
-	}
-	return b.String()
 }

@@ -266,7 +266,7 @@ func (t *transcript) toolEnded(e orchestrator.ToolEnded) {
 		t.add(styleFailed, in+"⛔ ", in+"   ", title+" — denied")
 		t.output(in+"   ", out)
 	case e.Status == orchestrator.ToolFailed && e.Summary != "":
-		t.add(styleFailed, in+"✗ ", in+"  ", title+": "+firstLine(e.Summary))
+		t.add(styleFailed, in+"✗ ", in+"  ", title+": "+frontend.FirstLine(e.Summary))
 	case e.Summary != "":
 		t.add(styleDim, in+"   ", in+"   ", e.Summary)
 	}
@@ -275,7 +275,7 @@ func (t *transcript) toolEnded(e orchestrator.ToolEnded) {
 // output shows the first line of what a refused call's model reads, under
 // its title.
 func (t *transcript) output(margin, out string) {
-	if out = firstLine(out); out != "" {
+	if out = frontend.FirstLine(out); out != "" {
 		t.add(styleDim, margin, margin, out)
 	}
 }
@@ -351,9 +351,4 @@ func (t *transcript) view(width, height, scroll int) (rows []string, styles []st
 	slices.Reverse(rows)
 	slices.Reverse(styles)
 	return rows, styles
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
 }

@@ -283,6 +283,20 @@ func TestCheck(t *testing.T) {
 			want: []string{`forbidden import: frontend imports tools, which breaks the rule "front ends import neither hooks nor models nor tools (CONTRIBUTING.md)"`},
 		},
 		{
+			name: "the shared package imports a front end",
+			edit: func(g graph) { g[full("frontend")] = append(g[full("frontend")], full("frontend/line")) },
+			want: []string{
+				`forbidden import: frontend imports frontend/line, which breaks the rule "frontend holds what the front ends share: it imports none of its sub-packages (CONTRIBUTING.md)"`,
+				`forbidden dependency: frontend/a2a depends on frontend/line (frontend/a2a → frontend → frontend/line), which breaks the rule "a front end imports no other front end: what two of them need is in frontend (CONTRIBUTING.md)"`,
+				`forbidden dependency: frontend/tui depends on frontend/line (frontend/tui → frontend → frontend/line), which breaks the rule "a front end imports no other front end: what two of them need is in frontend (CONTRIBUTING.md)"`,
+			},
+		},
+		{
+			name: "the window imports the line mode",
+			edit: func(g graph) { g[full("frontend/tui")] = append(g[full("frontend/tui")], full("frontend/line")) },
+			want: []string{`forbidden import: frontend/tui imports frontend/line, which breaks the rule "a front end imports no other front end: what two of them need is in frontend (CONTRIBUTING.md)"`},
+		},
+		{
 			name: "an edge no rule forbids and the policy does not list",
 			edit: func(g graph) { g[full("frontend")] = append(g[full("frontend")], full("handoff")) },
 			want: []string{"forbidden import: frontend imports handoff, which the policy does not allow: move the code, or, if the design allows the edge, add it to policy() in internal/archtest/deps_test.go with the reason"},
@@ -339,6 +353,7 @@ func TestCheck(t *testing.T) {
 				`forbidden dependency: frontend depends on github.com/modelcontextprotocol/go-sdk/mcp (frontend → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
 				`forbidden dependency: frontend/a2a depends on github.com/modelcontextprotocol/go-sdk/mcp (frontend/a2a → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
 				`forbidden dependency: frontend/acp depends on github.com/modelcontextprotocol/go-sdk/mcp (frontend/acp → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
+				`forbidden dependency: frontend/line depends on github.com/modelcontextprotocol/go-sdk/mcp (frontend/line → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
 				`forbidden dependency: frontend/tui depends on github.com/modelcontextprotocol/go-sdk/mcp (frontend/tui → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
 				`forbidden import: orchestrator imports github.com/modelcontextprotocol/go-sdk/mcp, which breaks the rule "only tools/mcptools links the MCP client (issue 16)"`,
 				`forbidden dependency: cmd/mm/cli depends on github.com/modelcontextprotocol/go-sdk/mcp (cmd/mm/cli → orchestrator → github.com/modelcontextprotocol/go-sdk/mcp), which breaks the rule "the command line imports no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A SDK, at any depth: cmd/mm plugs each in through the one package that imports it (cli.Features)"`,
@@ -380,6 +395,7 @@ func TestCheck(t *testing.T) {
 				`forbidden dependency: frontend depends on github.com/google/jsonschema-go/jsonschema (frontend → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
 				`forbidden dependency: frontend/a2a depends on github.com/google/jsonschema-go/jsonschema (frontend/a2a → frontend → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
 				`forbidden dependency: frontend/acp depends on github.com/google/jsonschema-go/jsonschema (frontend/acp → orchestrator → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
+				`forbidden dependency: frontend/line depends on github.com/google/jsonschema-go/jsonschema (frontend/line → frontend → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
 				`forbidden dependency: frontend/tui depends on github.com/google/jsonschema-go/jsonschema (frontend/tui → frontend → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
 				`forbidden import: mmconfigs imports github.com/google/jsonschema-go/jsonschema, which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,
 				`forbidden dependency: orchestrator depends on github.com/google/jsonschema-go/jsonschema (orchestrator → mmconfigs → github.com/google/jsonschema-go/jsonschema), which breaks the rule "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)"`,

@@ -69,6 +69,9 @@ func policy() []allow {
 		{pkg: "internal/tracing/otlp", imports: []string{"internal/tracing"}},
 		// The message limit's error gives its size as regularfile.FormatSize writes it.
 		{pkg: "internal/acpconn", imports: []string{"internal/regularfile"}},
+		// What both ends of mm's A2A connections read of a message (its
+		// text), over the A2A SDK; the command line never reaches it.
+		{pkg: "internal/a2aconn"},
 
 		// Test helpers, imported by _test.go files only (neverRules).
 		{pkg: "internal/mustend"},
@@ -150,8 +153,9 @@ func policy() []allow {
 		{pkg: "agentproc", imports: []string{"internal/acpconn", "internal/proc", "internal/regularfile", "internal/textcut", "internal/tracing"}},
 
 		// An agent asked over A2A: an HTTP client of it (issue 13); the
-		// quotes of a reply it did not expect are cut at a character.
-		{pkg: "a2aagent", imports: []string{"internal/textcut", "internal/tracing"}},
+		// quotes of a reply it did not expect are cut at a character; a
+		// message's text is read as mm serve --a2a reads it (a2aconn).
+		{pkg: "a2aagent", imports: []string{"internal/a2aconn", "internal/textcut", "internal/tracing"}},
 
 		// The design's orchestrator → (hooks, llm, tools, handoff, agentproc).
 		// Not a2aagent, agentproc's sibling for an agent asked over A2A: the
@@ -163,20 +167,24 @@ func policy() []allow {
 		// @path and $name lines (projectdocs, skills, question).
 		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/textcut", "internal/tracing", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
 
-		// The design's frontend → orchestrator. Not drawn: mmconfigs, for
-		// ReportError recognises a *mmconfigs.Error to print it as
-		// "[config error: …]" — configuration is data, read by a front end,
-		// and mmconfigs imports no front end.
-		// It cuts an ask_agent consent question's question as every cut of
-		// text for a person is made (internal/textcut).
-		{pkg: "frontend", imports: []string{"frontend/markdown", "internal/textcut", "internal/visible", "mmconfigs", "orchestrator"}},
+		// What the terminal front ends share, over the design's frontend →
+		// orchestrator. Not drawn: mmconfigs, for ReportError recognises a
+		// *mmconfigs.Error to print it as "[config error: …]" —
+		// configuration is data, read by a front end, and mmconfigs imports
+		// no front end. It cuts an ask_agent consent question's question as
+		// every cut of text for a person is made (internal/textcut).
+		{pkg: "frontend", imports: []string{"internal/textcut", "internal/visible", "mmconfigs", "orchestrator"}},
+		// The line mode, -p and mm --ask: the shared pieces (frontend), and
+		// the answer as markdown on a terminal with colours.
+		{pkg: "frontend/line", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 		// The editor front end reads its peer's messages as acpconn does.
 		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "internal/tracing", "orchestrator"}},
 		// mm serve --a2a: a front end over orchestrator.Session, as -acp is;
 		// plugged in by cmd/mm as cli.Features.ServeA2A. Its log shows a
 		// client's text (a context id) through the one function that makes
-		// control characters visible (frontend).
-		{pkg: "frontend/a2a", imports: []string{"frontend", "internal/tracing", "orchestrator"}},
+		// control characters visible (frontend); a question's text is read
+		// as the A2A client reads an answer's (internal/a2aconn).
+		{pkg: "frontend/a2a", imports: []string{"frontend", "internal/a2aconn", "internal/tracing", "orchestrator"}},
 		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 
 		// The architecture's cmd/mm → frontend, in cmd/mm/cli: the command
@@ -193,7 +201,7 @@ func policy() []allow {
 		// check's look at the skills (skills), inside the project's root
 		// (projectdocs.Root).
 		{pkg: "cmd/mm/cli", imports: []string{
-			"frontend", "frontend/acp", "frontend/tui",
+			"frontend", "frontend/acp", "frontend/line", "frontend/tui",
 			"hooks", "internal/acpconn", "internal/proc",
 			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "projectdocs", "sessions", "skills", "tools",
 		}},
@@ -240,6 +248,21 @@ func neverRules() []never {
 			to:     []string{"hooks/...", "llm", "tools/..."},
 			direct: true,
 			rule:   "front ends import neither hooks nor models nor tools (CONTRIBUTING.md)",
+		},
+		{
+			// What the front ends share is under all of them: the
+			// sub-packages build on it, and a front end that needs little
+			// of it (frontend/a2a: VisibleLine) links no renderer.
+			from: []string{"frontend"},
+			to:   []string{"frontend/..."},
+			rule: "frontend holds what the front ends share: it imports none of its sub-packages (CONTRIBUTING.md)",
+		},
+		{
+			// The line mode and the window render the same events side by
+			// side; neither is built on another front end.
+			from: []string{"frontend/a2a", "frontend/acp", "frontend/line", "frontend/tui"},
+			to:   []string{"frontend/a2a", "frontend/acp", "frontend/line", "frontend/tui"},
+			rule: "a front end imports no other front end: what two of them need is in frontend (CONTRIBUTING.md)",
 		},
 		{
 			from: []string{"mmconfigs"},

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mm-agent/mm/frontend"
+	"github.com/mm-agent/mm/frontend/line"
 	"github.com/mm-agent/mm/frontend/tui"
 	"github.com/mm-agent/mm/internal/acpconn"
 	"github.com/mm-agent/mm/internal/regularfile"
@@ -173,7 +174,7 @@ func sessionOptions(f *flags, s *streams, cfg *mmconfigs.Config, cwd string) orc
 
 // validate is the output format the flags give, or a usage error: two
 // modes at once, or a format for a mode that writes none.
-func (f *flags) validate() (frontend.OutputFormat, error) {
+func (f *flags) validate() (line.OutputFormat, error) {
 	modes := 0
 	for _, on := range []bool{f.print, f.ask != "", f.askWithContext != "", f.acp, f.tui} {
 		if on {
@@ -189,8 +190,8 @@ func (f *flags) validate() (frontend.OutputFormat, error) {
 	case (f.cont || f.resume != "") && f.acp:
 		return "", errResumeACP
 	}
-	format, err := frontend.ParseOutputFormat(f.outputFormat)
-	if err == nil && format != frontend.FormatText && !f.print && f.ask == "" && f.askWithContext == "" {
+	format, err := line.ParseOutputFormat(f.outputFormat)
+	if err == nil && format != line.FormatText && !f.print && f.ask == "" && f.askWithContext == "" {
 		err = fmt.Errorf("--output-format %s works with -p and --ask only", format)
 	}
 	return format, err
@@ -257,7 +258,7 @@ type mode struct {
 	f      flags
 	cfg    *mmconfigs.Config
 	cwd    string
-	format frontend.OutputFormat
+	format line.OutputFormat
 	// store saves the session; resumed is the saved one it goes on with
 	// (nil: a new one), say the line that tells so.
 	store   *store
@@ -300,8 +301,8 @@ func (m *mode) sayingResumed(start func(orchestrator.Sink) (*orchestrator.Sessio
 	return func(sink orchestrator.Sink) (*orchestrator.Session, error) {
 		s, err := start(sink)
 		if err == nil && m.say != "" {
-			for _, line := range strings.Split(m.say, "\n") {
-				sink.Emit(orchestrator.Notice{Kind: orchestrator.NoticeInfo, Text: line})
+			for _, l := range strings.Split(m.say, "\n") {
+				sink.Emit(orchestrator.Notice{Kind: orchestrator.NoticeInfo, Text: l})
 			}
 		}
 		return s, err
@@ -311,14 +312,14 @@ func (m *mode) sayingResumed(start func(orchestrator.Sink) (*orchestrator.Sessio
 // sayResumed tells on stderr what -p and --ask resumed; with a JSON
 // output format the notices of the output say it, and stderr stays empty.
 func (m *mode) sayResumed() {
-	if m.say != "" && m.format == frontend.FormatText {
+	if m.say != "" && m.format == line.FormatText {
 		fmt.Fprintln(m.s.ErrOut, m.say)
 	}
 }
 
 // runInfo is what -p's and --ask's JSON output says of the run.
-func (m *mode) runInfo() frontend.RunInfo {
-	return frontend.RunInfo{SessionID: m.store.id, Version: version(), Cwd: m.cwd, Say: m.say}
+func (m *mode) runInfo() line.RunInfo {
+	return line.RunInfo{SessionID: m.store.id, Version: version(), Cwd: m.cwd, Say: m.say}
 }
 
 // oneQuestion makes Ctrl-C end the one turn of the modes that answer one
@@ -351,7 +352,7 @@ func (m *mode) runPrint(args []string) int {
 	// A structuredOutput agent's stdout is its JSON alone: no ⚙ block
 	// (hooks reference, Display).
 	structured := m.cfg.StructuredOutput != nil
-	return frontend.Print(m.ctx, question, frontend.PrintOptions{
+	return line.Print(m.ctx, question, line.PrintOptions{
 		Session: m.session(false), Stdout: s.Out, Stderr: s.ErrOut,
 		StdoutTerminal: s.OutTerminal,
 		DisplayHooks:   m.cfg.DisplayHooks && !structured, DisplayCommands: m.cfg.DisplayCommands && !structured,
@@ -378,17 +379,17 @@ func (m *mode) runAsk(args []string) int {
 		fmt.Fprintf(s.ErrOut, "[ask: no question: mm --ask %s \"<question>\"]\n", name)
 		return 2
 	}
-	opts := frontend.AskOptions{
+	opts := line.AskOptions{
 		Session: m.session(true), Agent: name, WithContext: withContext, Transcript: transcript,
 		Stdout: s.Out, Stderr: s.ErrOut, StdoutTerminal: s.OutTerminal,
 		Format: m.format, Info: m.runInfo(),
 	}
 	if s.InTerminal && !withContext {
-		opts.Consent = frontend.TerminalConsent(s.In, s.ErrOut)
+		opts.Consent = line.TerminalConsent(s.In, s.ErrOut)
 	}
 	m.oneQuestion()
 	m.sayResumed()
-	return frontend.Ask(m.ctx, question, opts)
+	return line.Ask(m.ctx, question, opts)
 }
 
 // runTUI is mm -tui: the full-screen window.
@@ -423,7 +424,7 @@ func (m *mode) runLine(args []string) int {
 	}
 	stdin, closeStdin := s.lineIn(m.ctx)
 	defer closeStdin()
-	return frontend.Line(m.ctx, frontend.LineOptions{
+	return line.Run(m.ctx, line.Options{
 		Session: m.session(false), Banner: m.lineBanner,
 		Stdin: stdin, Stdout: s.Out, Stderr: s.ErrOut, Terminal: s.InTerminal,
 		HistoryFile:  hist,
@@ -434,7 +435,7 @@ func (m *mode) runLine(args []string) int {
 // historyFile is where the line mode keeps its history: mm/history in the
 // user's cache folder, a folder only its owner may enter (0700, made so if
 // an older mm or another program left it open); "" for none, the reason
-// said on stderr. The file is frontend.HistoryMode.
+// said on stderr. The file is line.HistoryMode.
 func historyFile(stderr io.Writer) string {
 	dir, err := os.UserCacheDir()
 	if err == nil {
@@ -453,13 +454,13 @@ func historyFile(stderr io.Writer) string {
 	return path
 }
 
-// privateFile creates path with frontend.HistoryMode, or gives an existing
+// privateFile creates path with line.HistoryMode, or gives an existing
 // file that mode; a path that is not a regular file is refused.
 func privateFile(path string) error {
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, frontend.HistoryMode)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, line.HistoryMode)
 		if err != nil {
 			return err
 		}
@@ -468,8 +469,8 @@ func privateFile(path string) error {
 		return err
 	case !fi.Mode().IsRegular():
 		return errors.New("not a regular file")
-	case fi.Mode().Perm() != frontend.HistoryMode:
-		return os.Chmod(path, frontend.HistoryMode)
+	case fi.Mode().Perm() != line.HistoryMode:
+		return os.Chmod(path, line.HistoryMode)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package frontend
+package line
 
 import (
 	"bufio"
@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/chzyer/readline"
+
+	"github.com/mm-agent/mm/frontend"
 )
 
 // errInterrupt is Ctrl-C at a prompt.
@@ -77,7 +79,7 @@ func (c *lineCompleter) Do(line []rune, pos int) ([][]rune, int) {
 	if cwd == "" {
 		return nil, 0
 	}
-	rests, matched := Complete(string(line[:pos]), cwd, skills)
+	rests, matched := frontend.Complete(string(line[:pos]), cwd, skills)
 	out := make([][]rune, len(rests))
 	for i, r := range rests {
 		out[i] = []rune(r)

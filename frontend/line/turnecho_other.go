@@ -1,6 +1,6 @@
 //go:build !linux
 
-package frontend
+package line
 
 import "io"
 

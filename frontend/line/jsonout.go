@@ -1,4 +1,4 @@
-package frontend
+package line
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -209,7 +210,9 @@ func (j *jsonSink) line(v any) {
 // a terminal. They can only be inside strings; encoding/json has already
 // escaped the C0 controls and made the text valid UTF-8.
 func terminalSafe(b []byte) []byte {
-	if !needsEscape(string(b)) {
+	// frontend.Visible changes a text exactly when it holds such a character (or a
+	// C0 one, which encoded JSON has not).
+	if s := string(b); frontend.Visible(s) == s {
 		return b
 	}
 	out := make([]byte, 0, len(b)+16)

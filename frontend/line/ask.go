@@ -1,4 +1,4 @@
-package frontend
+package line
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -20,7 +21,8 @@ type AskOptions struct {
 	Stdout      io.Writer
 	Stderr      io.Writer
 	// StdoutTerminal says stdout is a terminal, where the answer is made
-	// visible (Visible); a pipe or a file gets it as the agent wrote it.
+	// visible (frontend.Visible); a pipe or a file gets it as the agent
+	// wrote it.
 	StdoutTerminal bool
 	// Consent asks the person at a terminal; nil when nobody can be asked.
 	Consent func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer
@@ -130,7 +132,7 @@ func Ask(ctx context.Context, question string, opts AskOptions) int {
 	s, err := opts.Session(sp)
 	if err != nil {
 		sp.close()
-		ReportError(opts.Stderr, err)
+		frontend.ReportError(opts.Stderr, err)
 		return 1
 	}
 	defer s.Close()
@@ -171,7 +173,7 @@ func askJSON(ctx context.Context, question string, opts AskOptions) int {
 	j.consent = opts.Consent
 	s, err := opts.Session(j)
 	if err != nil {
-		ReportError(opts.Stderr, err)
+		frontend.ReportError(opts.Stderr, err)
 		j.finish("", err, 1, opts.Info)
 		return 1
 	}

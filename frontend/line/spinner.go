@@ -1,4 +1,4 @@
-package frontend
+package line
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -36,7 +37,7 @@ type spinner struct {
 	tty io.Writer
 
 	mu     sync.Mutex
-	prog   Progress
+	prog   frontend.Progress
 	shown  bool
 	paused int // consent questions being asked
 
@@ -80,7 +81,7 @@ func (s *spinner) draw(now time.Time) {
 		s.erase()
 		return
 	}
-	shown := spinnerFrame(now.Sub(s.prog.Since())) + " " + Visible(line)
+	shown := spinnerFrame(now.Sub(s.prog.Since())) + " " + frontend.Visible(line)
 	if w := terminalWidth(s.tty); w > 0 {
 		// A line the terminal wraps is not erased whole by the next frame.
 		shown = cutWidth(shown, w-1)

@@ -1,4 +1,4 @@
-package frontend
+package line
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -17,7 +18,7 @@ import (
 // stay for the next prompt. The end of the turn (Ctrl-C, /abort) or of the
 // input refuses the call.
 func askConsentTyped(ctx context.Context, w *turnWatch, out io.Writer, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
-	head, q := ConsentQuestion(req, consentKeys(req))
+	head, q := frontend.ConsentQuestion(req, consentKeys(req))
 	for _, l := range head {
 		fmt.Fprintln(out, l)
 	}

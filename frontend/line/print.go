@@ -1,10 +1,11 @@
-package frontend
+package line
 
 import (
 	"context"
 	"fmt"
 	"io"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -14,8 +15,8 @@ type PrintOptions struct {
 	Stdout  io.Writer
 	Stderr  io.Writer
 	// StdoutTerminal says stdout is a terminal: the answer is shown there
-	// as everything else is, made visible (Visible); to a pipe or a file it
-	// goes as the model wrote it.
+	// as everything else is, made visible (frontend.Visible); to a pipe or
+	// a file it goes as the model wrote it.
 	StdoutTerminal bool
 	// DisplayHooks and DisplayCommands are the configuration's.
 	DisplayHooks, DisplayCommands bool
@@ -48,7 +49,7 @@ func Print(ctx context.Context, question string, opts PrintOptions) int {
 	defer sp.close()
 	s, err := opts.Session(sp)
 	if err != nil {
-		ReportError(opts.Stderr, err)
+		frontend.ReportError(opts.Stderr, err)
 		return 1
 	}
 	defer s.Close()
@@ -67,7 +68,7 @@ func printJSON(ctx context.Context, question string, opts PrintOptions) int {
 	j := newJSONSink(opts.Stdout, opts.Format, "print")
 	s, err := opts.Session(j)
 	if err != nil {
-		ReportError(opts.Stderr, err)
+		frontend.ReportError(opts.Stderr, err)
 		j.finish("", err, 1, opts.Info)
 		return 1
 	}

@@ -1,4 +1,4 @@
-package frontend
+package line
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 // of Display as it is written — the answer, the ⚙ line, and under it the
 // hook's run as hooks.Run writes it.
 func TestReferenceDisplayExample(t *testing.T) {
-	units, err := reference.Read("..")
+	units, err := reference.Read("../..")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package frontend
+package line
 
 import (
 	"context"
@@ -13,11 +13,12 @@ import (
 
 	"github.com/rivo/uniseg"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
-// LineOptions configure the line mode.
-type LineOptions struct {
+// Options configure the line mode.
+type Options struct {
 	Session func(orchestrator.Sink) (*orchestrator.Session, error)
 	// Banner is the start-up line, given the started session (whose MCP
 	// servers it names).
@@ -33,21 +34,6 @@ type LineOptions struct {
 	HistoryFile string
 	// DisplayHooks and DisplayCommands are the configuration's.
 	DisplayHooks, DisplayCommands bool
-}
-
-// Session is what the interactive front ends (the line mode, the window)
-// use of an orchestrator session; *orchestrator.Session is one, a test's
-// fake another.
-type Session interface {
-	// PromptTyped runs one turn on what the person typed, a question or
-	// an /ask… line: its @path and $name lines are expanded.
-	PromptTyped(ctx context.Context, text string) error
-	orchestrator.CommandSession
-	// Commands are the session's /ask… commands.
-	Commands() []orchestrator.Command
-	// Warnings are what went wrong while it started (an MCP server).
-	Warnings() []string
-	Close() error
 }
 
 // continuePrompt is the prompt of a line that goes on the one before.
@@ -90,11 +76,11 @@ func lineCommands() orchestrator.CommandSet {
 	}
 }
 
-// Line runs the interactive line mode until /exit or the end of input and
+// Run runs the interactive line mode until /exit or the end of input and
 // returns the exit code: 0, or 1 when stdin is not a terminal and a turn
 // failed or a command was refused, so that a script sees it.
-func Line(ctx context.Context, opts LineOptions) int {
-	return runLine(ctx, opts, func(sink orchestrator.Sink) (Session, string, error) {
+func Run(ctx context.Context, opts Options) int {
+	return runLine(ctx, opts, func(sink orchestrator.Sink) (frontend.Session, string, error) {
 		s, err := opts.Session(sink)
 		if err != nil {
 			return nil, "", err
@@ -103,9 +89,9 @@ func Line(ctx context.Context, opts LineOptions) int {
 	})
 }
 
-// runLine is Line with the session (and its banner) started by start: the
+// runLine is Run with the session (and its banner) started by start: the
 // orchestrator's, or a test's fake.
-func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink) (Session, string, error)) int {
+func runLine(ctx context.Context, opts Options, start func(orchestrator.Sink) (frontend.Session, string, error)) int {
 	// Everything the line mode shows is for a person.
 	opts.Stderr = newVisibleWriter(opts.Stderr)
 	// What is typed while a turn runs is read too: /abort cancels it.
@@ -150,7 +136,7 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 	defer sp.close()
 	s, banner, err := start(sp)
 	if err != nil {
-		ReportError(opts.Stderr, err)
+		frontend.ReportError(opts.Stderr, err)
 		return 1
 	}
 	defer s.Close()
@@ -215,7 +201,7 @@ func runLine(ctx context.Context, opts LineOptions, start func(orchestrator.Sink
 			}
 			continue
 		}
-		if refusal := UnknownCommand(line, cmds.Words(), s.Commands()); refusal != "" {
+		if refusal := frontend.UnknownCommand(line, cmds.Words(), s.Commands()); refusal != "" {
 			fmt.Fprintln(opts.Stderr, "mm: "+refusal)
 			failed = true
 			continue
@@ -264,7 +250,7 @@ func runCancellable(ctx context.Context, f func(context.Context, context.CancelF
 
 // askConsent asks the person about one tool call.
 func askConsent(in lineReader, out io.Writer, echo bool, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
-	head, q := ConsentQuestion(req, consentKeys(req))
+	head, q := frontend.ConsentQuestion(req, consentKeys(req))
 	for _, l := range head {
 		fmt.Fprintln(out, l)
 	}

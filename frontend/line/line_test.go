@@ -1,4 +1,4 @@
-package frontend
+package line
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -70,8 +71,8 @@ func runFakeLine(t *testing.T, f *fakeSession, input string) (int, string, strin
 func runFakeLineFrom(t *testing.T, f *fakeSession, stdin io.ReadCloser) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	opts := LineOptions{Stdin: stdin, Stdout: &stdout, Stderr: &stderr}
-	code := runLine(context.Background(), opts, func(sink orchestrator.Sink) (Session, string, error) {
+	opts := Options{Stdin: stdin, Stdout: &stdout, Stderr: &stderr}
+	code := runLine(context.Background(), opts, func(sink orchestrator.Sink) (frontend.Session, string, error) {
 		f.sink = sink
 		return f, "mm test | model: fake", nil
 	})
@@ -187,8 +188,8 @@ func TestLineFailedTurn(t *testing.T) {
 // TestLineSessionError: a session that cannot start is reported, exit 1.
 func TestLineSessionError(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	opts := LineOptions{Stdin: io.NopCloser(strings.NewReader("hello\n")), Stdout: &stdout, Stderr: &stderr}
-	code := runLine(context.Background(), opts, func(orchestrator.Sink) (Session, string, error) {
+	opts := Options{Stdin: io.NopCloser(strings.NewReader("hello\n")), Stdout: &stdout, Stderr: &stderr}
+	code := runLine(context.Background(), opts, func(orchestrator.Sink) (frontend.Session, string, error) {
 		return nil, "", errors.New("no model server")
 	})
 	if code != 1 || stdout.String() != "" || stderr.String() != "mm: no model server\n" {
@@ -223,8 +224,8 @@ func TestLineAbort(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		done := make(chan int)
 		go func() {
-			opts := LineOptions{Stdin: r, Stdout: &stdout, Stderr: &stderr}
-			done <- runLine(context.Background(), opts, func(sink orchestrator.Sink) (Session, string, error) {
+			opts := Options{Stdin: r, Stdout: &stdout, Stderr: &stderr}
+			done <- runLine(context.Background(), opts, func(sink orchestrator.Sink) (frontend.Session, string, error) {
 				f.sink = sink
 				return f, "mm test | model: fake", nil
 			})

@@ -1,4 +1,4 @@
-package frontend
+package line
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/frontend/markdown"
 	"github.com/mm-agent/mm/orchestrator"
 )
@@ -60,18 +61,11 @@ const (
 	sgrRed   = "\x1b[31m"
 )
 
-// UseColour says whether a terminal may get colours and markdown, given
-// the environment: not when NO_COLOR is set to anything but "" (no-color.org)
-// nor when TERM is "dumb".
-func UseColour(getenv func(string) string) bool {
-	return getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
-}
-
 // useTerminal turns on colours, and markdown for the answers, for each of
 // r's writers that is a terminal, unless the environment forbids them
-// (UseColour).
+// (frontend.UseColour).
 func (r *renderer) useTerminal() {
-	if !UseColour(os.Getenv) {
+	if !frontend.UseColour(os.Getenv) {
 		return
 	}
 	r.styleOut, r.styleSide = isTerminal(r.out), isTerminal(r.side)
@@ -104,7 +98,7 @@ func (r *renderer) say(w io.Writer, sgr, s string) {
 		io.WriteString(w, s+"\n")
 		return
 	}
-	io.WriteString(underVisible(w), sgr+Visible(s)+sgrReset+"\n")
+	io.WriteString(underVisible(w), sgr+frontend.Visible(s)+sgrReset+"\n")
 }
 
 func (r *renderer) Consent(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
@@ -174,7 +168,7 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 				io.WriteString(w, r.wrapped("🤖 "))
 			}
 			if r.styled(w) {
-				r.md = markdown.NewStream(Visible)
+				r.md = markdown.NewStream(frontend.Visible)
 			}
 			r.atLineStart = false
 		}
@@ -185,7 +179,7 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 			io.WriteString(underVisible(w), r.wrapped(text))
 		} else if r.wrap != nil {
 			// Made visible before its width is counted.
-			io.WriteString(w, r.wrapped(Visible(text)))
+			io.WriteString(w, r.wrapped(frontend.Visible(text)))
 		} else {
 			io.WriteString(w, text)
 		}
@@ -200,21 +194,21 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 		}
 	case orchestrator.ToolStarted:
 		r.closeLine()
-		r.say(r.side, sgrDim, Indent(e.Agent)+"🔧 "+orchestrator.CallTitle(e.Agent, e.Name, e.Subject))
+		r.say(r.side, sgrDim, frontend.Indent(e.Agent)+"🔧 "+orchestrator.CallTitle(e.Agent, e.Name, e.Subject))
 	case orchestrator.ToolEnded:
 		switch {
 		case e.Status == orchestrator.ToolDenied && e.DeniedBy == "hook":
 			r.closeLine()
-			r.say(r.side, sgrDim, Indent(e.Agent)+"🪝 "+e.Name+" "+e.Summary)
+			r.say(r.side, sgrDim, frontend.Indent(e.Agent)+"🪝 "+e.Name+" "+e.Summary)
 		case e.Status == orchestrator.ToolDenied:
 			r.closeLine()
-			r.say(r.side, sgrRed, Indent(e.Agent)+"⛔ "+orchestrator.CallTitle(e.Agent, e.Name, e.Subject)+" "+e.Summary)
+			r.say(r.side, sgrRed, frontend.Indent(e.Agent)+"⛔ "+orchestrator.CallTitle(e.Agent, e.Name, e.Subject)+" "+e.Summary)
 		case e.Status == orchestrator.ToolFailed && e.Summary != "":
 			r.closeLine()
-			r.say(r.side, sgrRed, Indent(e.Agent)+"✗ "+orchestrator.CallTitle(e.Agent, e.Name, "")+": "+firstLine(e.Summary))
+			r.say(r.side, sgrRed, frontend.Indent(e.Agent)+"✗ "+orchestrator.CallTitle(e.Agent, e.Name, "")+": "+frontend.FirstLine(e.Summary))
 		case e.Summary != "":
 			r.closeLine()
-			r.say(r.side, sgrDim, Indent(e.Agent)+"  "+e.Summary)
+			r.say(r.side, sgrDim, frontend.Indent(e.Agent)+"  "+e.Summary)
 		}
 	case orchestrator.Notice:
 		r.closeLine()
@@ -266,18 +260,4 @@ func (r *renderer) endTurn(e orchestrator.TurnEnded) {
 		}
 	}
 	r.segment, r.wrote = "", false
-}
-
-// Indent is the margin of an asked agent's lines in a terminal: two spaces
-// per level of the ask chain ("expert/checker" is two levels).
-func Indent(agent string) string {
-	if agent == "" {
-		return ""
-	}
-	return strings.Repeat("  ", strings.Count(agent, "/")+1)
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }
