@@ -41,11 +41,12 @@ func BenchmarkExec(b *testing.B) {
 // BenchmarkStartWatchdog is the one-off cost of mm's first child.
 func BenchmarkStartWatchdog(b *testing.B) {
 	for b.Loop() {
-		d := startWatchdog()
+		d := newWatchdog()
 		if d == nil {
 			b.Fatal("no watchdog")
 		}
-		d.wait()
+		d.run()
+		d.stop()
 		d.w.Close()
 	}
 }

@@ -138,13 +138,19 @@ func (s *supervisor) start(cmd *exec.Cmd, watch bool) error {
 	}
 	s.mu.Lock()
 	s.started = true
-	if watch && !s.dogTried {
+	first := watch && !s.dogTried
+	if first {
 		// With the first child: its group is told to the watchdog's pipe
-		// before the child runs, and read when the watchdog does.
+		// before the child runs, and read when the watchdog does, which
+		// starts once the child has.
 		s.dogTried = true
-		s.dog = startWatchdog()
+		s.dog = newWatchdog()
 	}
+	dog := s.dog
 	s.mu.Unlock()
+	if first {
+		defer dog.run()
+	}
 
 	s.starting.RLock()
 	defer s.starting.RUnlock()
@@ -183,7 +189,6 @@ func (s *supervisor) finish() {
 	s.mu.Lock()
 	dog, started := s.dog, s.started
 	s.mu.Unlock()
-	dog.wait() // so that it is among the children killed and reaped below
 	s.stopReaper()
 	if !started {
 		// No child was ever started, so mm has no descendant to adopt:
@@ -199,5 +204,9 @@ func (s *supervisor) finish() {
 	for _, g := range groups {
 		_ = killGroup(g)
 	}
+	// The watchdog first, and directly: it is a child that is known, and
+	// with it gone the look for others below is one system call when
+	// nothing else is left.
+	dog.stop()
 	s.killDescendants(ShutdownWait)
 }

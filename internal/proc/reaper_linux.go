@@ -110,6 +110,9 @@ func (s *supervisor) sweep() {
 // over and over — a killed child's own children become mm's — until none is
 // left or wait has passed.
 func (s *supervisor) killDescendants(wait time.Duration) {
+	if !hasChildren() {
+		return
+	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGCHLD)
 	defer signal.Stop(sigs)
@@ -142,6 +145,14 @@ func (s *supervisor) killDescendants(wait time.Duration) {
 			return
 		}
 	}
+}
+
+// hasChildren says whether this process has a child, running or exited,
+// with one system call (Children reads a file a thread).
+func hasChildren() bool {
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+	return err != unix.ECHILD
 }
 
 // Children returns the pids of this process's children, as the kernel lists

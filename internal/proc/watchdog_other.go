@@ -10,10 +10,12 @@ const (
 // watchdog does nothing where there are no process groups to kill.
 type watchdog struct{}
 
-func startWatchdog() *watchdog { return nil }
+func newWatchdog() *watchdog { return nil }
+
+func (d *watchdog) run() {}
 
 func (d *watchdog) tell(byte, int) {}
 
 func (d *watchdog) isWatchdog(int) bool { return false }
 
-func (d *watchdog) wait() {}
+func (d *watchdog) stop() {}

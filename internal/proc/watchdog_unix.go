@@ -43,7 +43,7 @@ for id in $live; do kill -s KILL -- "-$id"; done 2>/dev/null
 // watchdog is mm's end of the watchdog: the write end of its stdin, which no
 // child inherits (close-on-exec).
 type watchdog struct {
-	w       *os.File
+	w, r    *os.File      // its pipe's ends; r is closed once it runs
 	started chan struct{} // closed once the watchdog runs, or could not start
 
 	mu     sync.Mutex
@@ -51,31 +51,37 @@ type watchdog struct {
 	broken bool // it could not start, or a write failed: it is gone or stuck
 }
 
-// startWatchdog makes the watchdog's pipe and starts the watchdog on it in
-// the background, or returns nil when there can be none: mm then runs
-// without it. mm's first child need not wait for a shell to start: what mm
-// tells the watchdog before it runs waits in the pipe. Its arguments name it
-// and mm in ps: "mm-watchdog <pid>".
-func startWatchdog() *watchdog {
+// newWatchdog makes the watchdog's pipe, or returns nil when there can be
+// none: mm then runs without it. What mm tells it waits in the pipe until
+// run starts it.
+func newWatchdog() *watchdog {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil
 	}
-	d := &watchdog{w: w, started: make(chan struct{})}
-	go d.start(r)
-	return d
+	return &watchdog{w: w, r: r, started: make(chan struct{})}
 }
 
-// start runs the watchdog on r, the read end of its pipe.
-func (d *watchdog) start(r *os.File) {
+// run starts the watchdog in the background. It is called once mm's first
+// child has started, so that the child's start never waits on the
+// watchdog's (a fork holds syscall.ForkLock until the new program runs).
+// Its arguments name it and mm in ps: "mm-watchdog <pid>".
+func (d *watchdog) run() {
+	if d != nil {
+		go d.start()
+	}
+}
+
+// start runs the watchdog on the read end of its pipe.
+func (d *watchdog) start() {
 	defer close(d.started)
 	cmd := exec.Command("/bin/sh", "-c", watchdogScript, "mm-watchdog", strconv.Itoa(os.Getpid()))
-	cmd.Stdin = r
+	cmd.Stdin = d.r
 	cmd.Env = []string{}
 	// Its own group, and no parent-death signal: it must outlive mm.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	err := cmd.Start()
-	r.Close()
+	d.r.Close()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if err != nil {
@@ -86,10 +92,26 @@ func (d *watchdog) start(r *os.File) {
 	d.pid = cmd.Process.Pid
 }
 
-// wait waits until the watchdog runs or could not start.
-func (d *watchdog) wait() {
-	if d != nil {
-		<-d.started
+// stop kills the watchdog and reaps it, once it runs: at Shutdown, when
+// mm has killed what it was told of. It is killed rather than told to end
+// (its pipe closed) because a process killed is reaped soonest.
+func (d *watchdog) stop() {
+	if d == nil {
+		return
+	}
+	<-d.started
+	d.mu.Lock()
+	pid := d.pid
+	d.mu.Unlock()
+	if pid == 0 {
+		return
+	}
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	for {
+		_, err := syscall.Wait4(pid, nil, 0, nil)
+		if err != syscall.EINTR {
+			return
+		}
 	}
 }
 
