@@ -25,8 +25,8 @@ if [ -n "${BASE:-}" ]; then
 	mkdir "$work/base-src"
 	git -C "$root" archive "$BASE" | tar -x -C "$work/base-src"
 	(cd "$work/base-src" && go build -o "$work/mm-base" ./cmd/mm)
-	base=(-n "mm -p, $BASE" "$work/mm-base -p hi --config $work/plain.yaml"
-		-n "mm -p with a hook, $BASE" "$work/mm-base -p hi --config $work/hook.yaml")
+	base=(-n "mm -p ($BASE)" "$work/mm-base -p hi --config $work/plain.yaml"
+		-n "mm -p with a hook ($BASE)" "$work/mm-base -p hi --config $work/hook.yaml")
 fi
 cd "$work"
 hyperfine -N -w 10 -r "$runs" --export-csv "$work/out.csv" \

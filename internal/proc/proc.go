@@ -170,17 +170,24 @@ func (s *supervisor) wait(cmd *exec.Cmd) error {
 	if cmd.Process == nil {
 		return err
 	}
-	_ = KillGroup(cmd.Process)
 	pid := cmd.Process.Pid
+	// The leader is reaped: its pid still names the group, which nothing
+	// can take over while members are left.
+	killed := killGroup(pid) == nil
 	s.mu.Lock()
 	if _, ok := s.groups[pid]; ok {
 		delete(s.groups, pid)
 		s.dog.tell(groupEnded, pid)
 	}
 	s.mu.Unlock()
-	// What escaped the group before it was killed, and lost its parent,
-	// is mm's now; it may have left without a SIGCHLD to tell of it.
-	s.sweep()
+	if killed {
+		// What escaped the group before its members were killed, and lost
+		// its parent, is mm's now, with no SIGCHLD to tell of it: look now.
+		// When the group had ended by itself, whatever it orphaned was
+		// orphaned before the leader exited, and the leader's SIGCHLD has
+		// the reaper look, off the command's path.
+		s.sweep()
+	}
 	return err
 }
 
