@@ -6,6 +6,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 
+	"github.com/mm-agent/mm/internal/proc"
 	"github.com/mm-agent/mm/internal/tracing"
 )
 
@@ -38,6 +39,23 @@ type Engine struct {
 // engine with no hooks. It does no work: nothing runs before a chain does.
 func NewEngine(cfg *Config, opts Options) *Engine {
 	return &Engine{cfg: cfg, opts: opts}
+}
+
+// Prepare readies, in the background, what the first command hook's run
+// needs (internal/proc: the subreaper and the watchdog), when the
+// configuration has a command hook: that run then costs about one process.
+func (e *Engine) Prepare() {
+	if e == nil || e.cfg == nil {
+		return
+	}
+	for _, ev := range Events {
+		for _, en := range e.cfg.Entries(ev) {
+			if en.Wasm == "" {
+				proc.Prepare()
+				return
+			}
+		}
+	}
 }
 
 // Has reports whether at least one hook is declared for ev.

@@ -197,6 +197,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		AskedDepth: s.depth,
 		Wasm:       opts.Wasm,
 	})
+	s.hooks.Prepare()
 	for _, t := range tools.Builtins() {
 		name := t.Spec().Name
 		if cfg.ToolEnabled(name) {

@@ -45,6 +45,7 @@ type supervisor struct {
 	reaper      *reaper // non-nil while supervising (Linux)
 
 	shutdown sync.Once
+	finished bool // Shutdown has begun: Prepare starts nothing
 }
 
 func newSupervisor() *supervisor {
@@ -116,6 +117,37 @@ func Supervise() {
 	std.mu.Lock()
 	defer std.mu.Unlock()
 	std.supervising = true
+}
+
+// Prepare does, in the background, the one-off work of mm's first child:
+// becoming the subreaper (when Supervise was called) and starting the
+// watchdog, whose start is also the Go runtime's first (it probes pidfd
+// with a fork of its own). A caller that knows a child will come soon — a
+// session with command hooks — calls it, so that the child's start does
+// not pay for them; a run that starts no child never calls it.
+func Prepare() { go std.prepare() }
+
+func (s *supervisor) prepare() {
+	s.mu.Lock()
+	if s.finished || s.dogTried {
+		s.mu.Unlock()
+		return
+	}
+	supervise := s.supervising && !s.started
+	s.mu.Unlock()
+	if supervise {
+		s.supervise()
+	}
+	s.mu.Lock()
+	if s.finished || s.dogTried {
+		s.mu.Unlock()
+		return
+	}
+	s.dogTried, s.started = true, true
+	s.dog = newWatchdog()
+	dog := s.dog
+	s.mu.Unlock()
+	dog.run()
 }
 
 // Shutdown kills every process group mm started and has not seen end, then
@@ -195,6 +227,7 @@ func (s *supervisor) wait(cmd *exec.Cmd) error {
 func (s *supervisor) finish() {
 	s.mu.Lock()
 	dog, started := s.dog, s.started
+	s.finished = true
 	s.mu.Unlock()
 	s.stopReaper()
 	if !started {

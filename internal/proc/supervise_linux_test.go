@@ -35,6 +35,8 @@ func TestMain(m *testing.M) {
 //	children        print its children's command lines but its watchdog's,
 //	                tab-separated (a zombie's reads <defunct>)
 //	shutdown        Shutdown, then print its children
+//	prepare         Prepare, then print "ok"
+//	watchdog        print its watchdog's pid, or "none"
 func helper(r io.Reader, w io.Writer) {
 	proc.Supervise()
 	in := bufio.NewScanner(r)
@@ -53,6 +55,18 @@ func helper(r io.Reader, w io.Writer) {
 				proc.Wait(cmd)
 			}
 			fmt.Fprint(w, line)
+		case "prepare":
+			proc.Prepare()
+			fmt.Fprintln(w, "ok")
+		case "watchdog":
+			dog := "none"
+			for _, pid := range proc.Children() {
+				b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+				if slices.Contains(strings.Split(string(b), "\x00"), "mm-watchdog") {
+					dog = strconv.Itoa(pid)
+				}
+			}
+			fmt.Fprintln(w, dog)
 		case "shutdown":
 			proc.Shutdown()
 			fallthrough
@@ -188,6 +202,48 @@ func TestWatchdog(t *testing.T) {
 	for _, pid := range []int{escaped, job} {
 		if !mustend.Eventually(mustend.WaitBound, func() bool { return gone(pid) }) {
 			t.Errorf("process %d outlived the supervisor", pid)
+		}
+	}
+}
+
+// TestPrepare: Prepare starts the watchdog in the background before any
+// child, the first child then finds it running, and Shutdown ends it.
+func TestPrepare(t *testing.T) {
+	s := startSupervisor(t)
+	if got := s.do("watchdog"); got != "none" {
+		t.Fatalf("a watchdog (%s) before Prepare and any child", got)
+	}
+	s.do("prepare")
+	var dog int
+	if !mustend.Eventually(mustend.WaitBound, func() bool {
+		dog, _ = strconv.Atoi(s.do("watchdog"))
+		return dog > 0
+	}) {
+		t.Fatal("no watchdog after Prepare")
+	}
+	s.pid("wait echo $$")
+	if got := s.do("watchdog"); got != strconv.Itoa(dog) {
+		t.Errorf("the watchdog after the first child: %s, want %d, started by Prepare", got, dog)
+	}
+	if kids := s.do("shutdown"); kids != "" {
+		t.Errorf("children after Shutdown: %q", kids)
+	}
+	if !gone(dog) {
+		t.Errorf("the watchdog %d still runs after Shutdown", dog)
+	}
+}
+
+// TestPrepareThenShutdown: a Shutdown right after Prepare leaves no
+// watchdog behind, whichever of the two gets there first.
+func TestPrepareThenShutdown(t *testing.T) {
+	for range 20 {
+		s := startSupervisor(t)
+		s.do("prepare")
+		if kids := s.do("shutdown"); kids != "" {
+			t.Fatalf("children after Shutdown: %q", kids)
+		}
+		if got := s.do("watchdog"); got != "none" {
+			t.Fatalf("a watchdog (%s) after Shutdown", got)
 		}
 	}
 }
