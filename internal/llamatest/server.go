@@ -1,13 +1,14 @@
 // Package llamatest is a test double of llama.cpp's llama-server, for the
-// tests and benchmarks of mm's context window: GET /props as llama.cpp
-// answers it, chat completions streamed as llama.cpp streams them (usage
-// and timings in the last chunk), a request over the window refused with
-// llama.cpp's own error body, and its prompt cache: each request's
-// timings say how many of its tokens were found in the cache (cache_n,
-// the prefix shared with the slot's previous request and its reply) and
-// how many were read anew (prompt_n). Like llama-server it runs slots
-// (--parallel), each with a cache of its own: a request names its slot
-// (id_slot), or takes the one llama-server would give it (pickSlot).
+// tests and benchmarks of mm's context window and of what a hand-off costs
+// its cache: GET /props as llama.cpp answers it, chat completions streamed
+// as llama.cpp streams them (usage and timings in the last chunk), a
+// request over the window refused with llama.cpp's own error body, and its
+// prompt cache: each request's timings say how many of its tokens were
+// found in the cache (cache_n, the prefix shared with the slot's previous
+// request and its reply) and how many were read anew (prompt_n). Like
+// llama-server it runs slots (--parallel), each with a cache of its own: a
+// request names its slot (id_slot), or takes the one llama-server would
+// give it (pickSlot).
 //
 // Its tokenizer counts a token for every three bytes of the prompt as a
 // chat template renders it: more tokens than mm's estimate of a token for
