@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -167,21 +166,17 @@ func (b *firstByteBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// ginLine is Ollama's access log line of a chat completion and its duration.
-var ginLine = regexp.MustCompile(`\| 200 \|\s+([0-9.]+)(µs|ms|s) \|.*"/v1/chat/completions"`)
+// ginLine is Ollama's access log line of a chat completion and its
+// duration, as Go writes a time.Duration ("850ms", "12.5s", "1m4.2s").
+var ginLine = regexp.MustCompile(`\| 200 \|\s+(\S+) \|.*"/v1/chat/completions"`)
 
 // runnerSeconds sums the durations of the chat completions Ollama served.
 func runnerSeconds(log string) float64 {
 	total := 0.0
 	for _, m := range ginLine.FindAllStringSubmatch(log, -1) {
-		v, _ := strconv.ParseFloat(m[1], 64)
-		switch m[2] {
-		case "µs":
-			v /= 1e6
-		case "ms":
-			v /= 1e3
+		if d, err := time.ParseDuration(m[1]); err == nil {
+			total += d.Seconds()
 		}
-		total += v
 	}
 	return total
 }
@@ -195,4 +190,19 @@ func failures(out string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestRunnerSeconds: the chat completions' durations in Ollama's access
+// log, a minute and more included (a request of 1,600 tokens on a shared
+// CPU), and only those Ollama served.
+func TestRunnerSeconds(t *testing.T) {
+	log := `[GIN] 2026/12/02 - 05:02:04 | 200 | 19.304563515s |       127.0.0.1 | POST     "/v1/chat/completions"
+[GIN] 2026/12/02 - 05:03:04 | 200 |  1m4.5s |       127.0.0.1 | POST     "/v1/chat/completions"
+[GIN] 2026/12/02 - 05:03:05 | 200 |     850ms |       127.0.0.1 | POST     "/v1/chat/completions"
+[GIN] 2026/12/02 - 05:03:05 | 200 |     120µs |       127.0.0.1 | GET      "/api/ps"
+[GIN] 2026/12/02 - 05:03:06 | 500 |  2.0s |       127.0.0.1 | POST     "/v1/chat/completions"
+`
+	if got, want := runnerSeconds(log), 19.304563515+64.5+0.85; got < want-1e-6 || got > want+1e-6 {
+		t.Errorf("runnerSeconds = %v, want %v", got, want)
+	}
 }
