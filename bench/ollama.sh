@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # ollama.sh runs BenchmarkRealOllamaSession (cmd/mm/cli/bench_ollama_test.go)
 # — a 20-turn session with a tool, a hand-off and a compression, on a real
-# Ollama serving a 10M-parameter random model — three ways: mm as it was
-# before issue 23 (BEFORE, a commit), mm as it is, and mm as it is on a
-# server set up for several agents (two slots, the multi-user cache). It
-# prints, per way, the prompt tokens read anew per request, the share
-# found in the cache, the requests Ollama cut, and the runner's time.
+# Ollama serving a 25M-parameter random model (ollamatest.Big) — three
+# ways: mm as it was before issue 23 (BEFORE, a commit), mm as it is, and
+# mm as it is on a server set up for several agents (two slots, the
+# multi-user cache). It prints, per way, the prompt tokens read anew per
+# request and in all, the share found in the cache, the requests Ollama
+# cut, the runner's time, and the prefill's wall time (each request's wait
+# for its first byte) and that time per token read anew.
 #
 #   test/ollama/build.sh && bench/ollama.sh        # from the repository's root
 #   BEFORE=ac617b6 COUNT=3 bench/ollama.sh
 #
-# Needs go, git and a built test/ollama (test/ollama/build.sh).
+# Needs go, git and a built test/ollama (test/ollama/build.sh, or MM_OLLAMA_BIN).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -58,6 +58,10 @@ type Options struct {
 	// ("ollama is busy (HTTP 503: …): retrying in 4s (attempt 3 of 5)").
 	// It is called on the goroutine that called Stream. Nil: nobody is told.
 	Notify func(line string)
+	// Place is the agent's place in a chain of hand-offs, for a server
+	// with a slot for each (llama.cpp's). The zero Place: an agent that
+	// neither asks nor was asked.
+	Place Place
 }
 
 // New returns the model named by ref, "<provider>/<model>": the provider is
@@ -120,6 +124,7 @@ func New(ref string, opts Options) (Model, error) {
 		getenv:    getenv,
 		client:    client,
 		notify:    notify,
+		place:     opts.Place,
 	}, nil
 }
 

@@ -28,6 +28,10 @@ type openAIModel struct {
 	ids atomic.Int64
 	// noTools is set once the server refused the model's tools.
 	noTools atomic.Bool
+	// place is the agent's place in a chain of hand-offs (Options.Place);
+	// props, the server's GET /props, asked once.
+	place Place
+	props propsCache
 }
 
 // The request as OpenAI's chat completions API has it.
@@ -43,6 +47,8 @@ type (
 		// ResponseFormat asks for JSON valid against a schema (llama.cpp,
 		// Ollama, LM Studio and OpenAI take this form).
 		ResponseFormat *wireResponseFormat `json:"response_format,omitempty"`
+		// IDSlot names llama.cpp's slot for the request (idSlot).
+		IDSlot *int `json:"id_slot,omitempty"`
 	}
 	wireResponseFormat struct {
 		Type       string         `json:"type"`
@@ -89,7 +95,8 @@ func (m *openAIModel) Stream(ctx context.Context, req Request, onText func(strin
 	if m.noTools.Load() {
 		req.Tools = nil
 	}
-	body, err := m.requestBody(req)
+	slot := m.idSlot(ctx)
+	body, err := m.requestBody(req, slot)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -105,7 +112,7 @@ func (m *openAIModel) Stream(ctx context.Context, req Request, onText func(strin
 		// again, and from now on, without them.
 		m.dropTools()
 		req.Tools = nil
-		if body, err = m.requestBody(req); err == nil {
+		if body, err = m.requestBody(req, slot); err == nil {
 			resp, w, err = m.post(ctx, body, key)
 		}
 	}
@@ -178,9 +185,9 @@ func (m *openAIModel) stallError(got bool) error {
 		m.provider, m.idle, m.baseURL, m.model, what)
 }
 
-// requestBody encodes req for the server.
-func (m *openAIModel) requestBody(req Request) ([]byte, error) {
-	w := wireRequest{Model: m.model, Stream: true, StreamOptions: &wireStreamOptions{IncludeUsage: true}, Messages: make([]wireMessage, 0, len(req.Messages))}
+// requestBody encodes req for the server, in slot when it is not nil.
+func (m *openAIModel) requestBody(req Request, slot *int) ([]byte, error) {
+	w := wireRequest{Model: m.model, Stream: true, StreamOptions: &wireStreamOptions{IncludeUsage: true}, IDSlot: slot, Messages: make([]wireMessage, 0, len(req.Messages))}
 	for _, msg := range req.Messages {
 		wm := wireMessage{Role: msg.Role, Content: msg.Content, ToolCallID: msg.ToolCallID}
 		for _, c := range msg.ToolCalls {

@@ -92,12 +92,8 @@ func (m *openAIModel) serverRoot() string {
 // llamaCppWindow reads default_generation_settings.n_ctx from GET /props:
 // the window of one slot, which is what one request may fill.
 func (m *openAIModel) llamaCppWindow(ctx context.Context) (int, error) {
-	var props struct {
-		Default struct {
-			NCtx int `json:"n_ctx"`
-		} `json:"default_generation_settings"`
-	}
-	if err := m.probe(ctx, http.MethodGet, "/props", nil, &props); err != nil {
+	props, err := m.llamaProps(ctx)
+	if err != nil {
 		return 0, err
 	}
 	if props.Default.NCtx <= 0 {

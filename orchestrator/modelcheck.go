@@ -37,3 +37,20 @@ func CheckModel(ctx context.Context, cfg *mmconfigs.Config, getenv func(string) 
 	}
 	return "", nil
 }
+
+// HandOffAdvice is what mm check says to set on the server of cfg's model
+// so that a hand-off does not cost the asking agent its prompt cache
+// (llm.HandOffAdvice); "" for a configuration that asks no agent, or
+// whose server needs nothing set.
+func HandOffAdvice(ctx context.Context, cfg *mmconfigs.Config, getenv func(string) string) string {
+	if cfg.Model == "" || len(cfg.Agents) == 0 {
+		return ""
+	}
+	m, err := llm.New(cfg.Model, llm.Options{Providers: providers(cfg.Providers), ConfigDir: cfg.Dir, Getenv: getenv})
+	if err != nil {
+		return "" // CheckModel reports it
+	}
+	ctx, cancel := context.WithTimeout(ctx, serveCheckTimeout)
+	defer cancel()
+	return llm.HandOffAdvice(ctx, cfg.Model, m)
+}

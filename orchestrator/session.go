@@ -180,6 +180,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			Getenv:    func(k string) string { return env[k] },
 			// A busy server's retries: the person sees each wait.
 			Notify: func(line string) { s.sink.Emit(Notice{Kind: NoticeWarning, Text: line}) },
+			Place:  s.place(),
 		})
 		if err != nil {
 			if opts.NoModel {
@@ -244,6 +245,21 @@ func (s *Session) joinChain(environ []string, bin string) {
 		s.bin = bin
 	}
 	s.environ = withEnv(environ, "MM_BIN", s.bin)
+}
+
+// place is where the session stands in a chain of hand-offs, for its
+// model's server to give each agent of the chain a slot: the names of
+// MM_ASK_CHAIN, one a level of its depth (a depth given without them, as
+// by --asked-depth alone, has unnamed levels), and whether it may ask.
+func (s *Session) place() llm.Place {
+	var asked []string
+	if s.chain != "" {
+		asked = strings.Split(s.chain, "/")
+	}
+	if len(asked) != s.depth {
+		asked = make([]string, s.depth)
+	}
+	return llm.Place{Asked: asked, Asks: len(s.cfg.Agents) > 0 && s.depth < s.maxDepth}
 }
 
 // Close stops the asked agents and the MCP servers the session started.

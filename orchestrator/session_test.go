@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -459,4 +460,42 @@ func TestAskToolSpec(t *testing.T) {
 // fileAgent is an mmConfigs entry of an mm by its file.
 func fileAgent(path string) mmconfigs.Agent {
 	return mmconfigs.Agent{Kind: mmconfigs.AgentFile, Config: path}
+}
+
+// TestPlace: the session's place in a chain of hand-offs, which its model
+// names a slot by: MM_ASK_CHAIN's names, one a level of its depth, and
+// whether it may ask (it has agents and is not at the deepest depth).
+func TestPlace(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		environ []string
+		agents  bool
+		want    llm.Place
+	}{
+		{name: "started by a person, no agents", want: llm.Place{}},
+		{name: "started by a person, with agents", agents: true, want: llm.Place{Asks: true}},
+		{name: "asked", environ: []string{"MM_ASKED_DEPTH=2", "MM_ASK_CHAIN=expert/checker"},
+			want: llm.Place{Asked: []string{"expert", "checker"}}},
+		{name: "asked, with agents", environ: []string{"MM_ASKED_DEPTH=1", "MM_ASK_CHAIN=expert"}, agents: true,
+			want: llm.Place{Asked: []string{"expert"}, Asks: true}},
+		{name: "asked at the deepest depth", environ: []string{"MM_ASKED_DEPTH=1", "MM_ASK_MAX_DEPTH=1", "MM_ASK_CHAIN=expert"}, agents: true,
+			want: llm.Place{Asked: []string{"expert"}}},
+		{name: "a depth without names", environ: []string{"MM_ASKED_DEPTH=2"},
+			want: llm.Place{Asked: []string{"", ""}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := mmconfigs.Default(t.TempDir(), func(string) string { return "" })
+			cfg.Model = "echo/x"
+			if tc.agents {
+				cfg.Agents = map[string]mmconfigs.Agent{"expert": fileAgent("/e.yaml")}
+			}
+			s, err := New(context.Background(), Options{Config: cfg, Cwd: cfg.Dir, Sink: &recSink{}, Environ: tc.environ})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.place(); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("place %+v, want %+v", got, tc.want)
+			}
+		})
+	}
 }

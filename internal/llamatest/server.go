@@ -1,11 +1,14 @@
 // Package llamatest is a test double of llama.cpp's llama-server, for the
-// tests and benchmarks of mm's context window: GET /props as llama.cpp
-// answers it, chat completions streamed as llama.cpp streams them (usage
-// and timings in the last chunk), a request over the window refused with
-// llama.cpp's own error body, and its prompt cache: each request's
-// timings say how many of its tokens were found in the cache (cache_n,
-// the prefix shared with the previous request and its reply) and how many
-// were read anew (prompt_n).
+// tests and benchmarks of mm's context window and of what a hand-off costs
+// its cache: GET /props as llama.cpp answers it, chat completions streamed
+// as llama.cpp streams them (usage and timings in the last chunk), a
+// request over the window refused with llama.cpp's own error body, and its
+// prompt cache: each request's timings say how many of its tokens were
+// found in the cache (cache_n, the prefix shared with the slot's previous
+// request and its reply) and how many were read anew (prompt_n). Like
+// llama-server it runs slots (--parallel), each with a cache of its own: a
+// request names its slot (id_slot), or takes the one llama-server would
+// give it (pickSlot).
 //
 // Its tokenizer counts a token for every three bytes of the prompt as a
 // chat template renders it: more tokens than mm's estimate of a token for
@@ -49,6 +52,8 @@ type Request struct {
 	Model    string            `json:"model"`
 	Messages []Message         `json:"messages"`
 	Tools    []json.RawMessage `json:"tools"`
+	// IDSlot is the slot the request asks for; nil for any.
+	IDSlot *int `json:"id_slot"`
 }
 
 // Reply is what the server answers: text, or tool calls (name and JSON
@@ -65,6 +70,8 @@ type Stat struct {
 	Tokens, CacheN, PromptN int
 	// Refused says the request was over the window (HTTP 400).
 	Refused bool
+	// Slot is the slot that served it.
+	Slot int
 }
 
 // Server is a running test server.
@@ -76,8 +83,14 @@ type Server struct {
 	nCtx, props int
 	reply       func(Request) Reply
 
+	// mu is held for a whole request: requests are served one at a
+	// time, so that no slot is ever busy when one is picked (a real
+	// server defers a request for a busy slot, and gives one that names
+	// none an idle slot).
 	mu    sync.Mutex
-	cache string
+	slots []slot
+	// clock orders the slots' last uses.
+	clock int64
 	// bodies are the bodies of the chat requests, in order; stats their
 	// counts.
 	bodies [][]byte
@@ -95,16 +108,30 @@ type Options struct {
 	Props int
 	// Reply answers each accepted request.
 	Reply func(Request) Reply
+	// Slots is how many slots the server runs (llama-server's
+	// --parallel): 0 for one.
+	Slots int
+}
+
+// slot is one of the server's slots: the text its cache holds and when
+// it was last used (-1: never, as llama-server's t_last_used).
+type slot struct {
+	cache    string
+	lastUsed int64
 }
 
 // Start starts a server; Close stops it.
 func Start(opts Options) *Server {
-	s := &Server{nCtx: opts.NCtx, props: opts.Props, reply: opts.Reply}
+	s := &Server{nCtx: opts.NCtx, props: opts.Props, reply: opts.Reply, slots: make([]slot, max(1, opts.Slots))}
 	if s.props == 0 {
 		s.props = s.nCtx
 	}
+	for i := range s.slots {
+		s.slots[i].lastUsed = -1
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /props", s.handleProps)
+	mux.HandleFunc("GET /v1/models", s.handleModels)
 	mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/v1"
@@ -147,7 +174,14 @@ func (s *Server) handleProps(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	fmt.Fprintf(w, `{"default_generation_settings":{"n_ctx":%d,"params":{"n_predict":-1,"temperature":0.8}},"total_slots":1,"model_path":"/models/test.gguf","build_info":"b6881-test","modalities":{"vision":false,"audio":false}}`, s.props)
+	fmt.Fprintf(w, `{"default_generation_settings":{"n_ctx":%d,"params":{"n_predict":-1,"temperature":0.8}},"total_slots":%d,"model_path":"/models/test.gguf","build_info":"b6881-test","modalities":{"vision":false,"audio":false}}`, s.props, len(s.slots))
+}
+
+// handleModels answers GET /v1/models as llama-server does: the one model
+// it was started with, named by its file.
+func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	fmt.Fprint(w, `{"object":"list","data":[{"id":"/models/test.gguf","object":"model","created":1700000000,"owned_by":"llamacpp","meta":{"n_ctx_train":32768}}]}`)
 }
 
 // Render is the prompt of msgs and tools as a ChatML template writes it:
@@ -203,7 +237,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 			n, s.nCtx, n, s.nCtx)
 		return
 	}
-	cacheN := commonPrefix(s.cache, prompt) / BytesPerToken
+	id := s.pickSlot(req.IDSlot, prompt)
+	sl := &s.slots[id]
+	cacheN := commonPrefix(sl.cache, prompt) / BytesPerToken
 	reply := s.reply(req)
 	calls := make([]ToolCall, len(reply.Calls))
 	for i, c := range reply.Calls {
@@ -213,10 +249,48 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		calls[i].Function.Name, calls[i].Function.Arguments = c[0], c[1]
 	}
 	answer := Render(Request{Messages: []Message{{Role: "assistant", Content: reply.Content, ToolCalls: calls}}})
-	s.cache = prompt + answer
-	s.stats = append(s.stats, Stat{Tokens: n, CacheN: cacheN, PromptN: n - cacheN})
+	sl.cache = prompt + answer
+	s.clock++
+	sl.lastUsed = s.clock
+	s.stats = append(s.stats, Stat{Tokens: n, CacheN: cacheN, PromptN: n - cacheN, Slot: id})
 	s.mu.Unlock()
 	writeStream(w, reply.Content, calls, n, cacheN, Tokens(answer))
+}
+
+// SlotPromptSimilarity is llama-server's --slot-prompt-similarity
+// default: the part of a prompt a slot's cache must share with it for the
+// request to be given that slot.
+const SlotPromptSimilarity = 0.1
+
+// pickSlot is the slot llama-server's get_available_slot gives a request:
+// the one it names, modulo the slots (a number past them wraps around);
+// else the slot whose cache shares the largest part of the prompt, above
+// SlotPromptSimilarity; else the least recently used, the last of equals.
+// It keeps no host-memory copy of a slot it gives away (llama-server's
+// --cache-ram). Called with s.mu held.
+func (s *Server) pickSlot(idSlot *int, prompt string) int {
+	if idSlot != nil && *idSlot >= 0 {
+		return *idSlot % len(s.slots)
+	}
+	best, sim := -1, 0.0
+	for i, sl := range s.slots {
+		if sl.cache == "" {
+			continue
+		}
+		if f := float64(commonPrefix(sl.cache, prompt)/BytesPerToken) / float64(Tokens(prompt)); f > sim && f > SlotPromptSimilarity {
+			best, sim = i, f
+		}
+	}
+	if best >= 0 {
+		return best
+	}
+	lru := 0
+	for i, sl := range s.slots {
+		if sl.lastUsed <= s.slots[lru].lastUsed {
+			lru = i
+		}
+	}
+	return lru
 }
 
 // commonPrefix is the length in bytes of the prefix a and b share.

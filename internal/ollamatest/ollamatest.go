@@ -182,8 +182,9 @@ type Shape struct {
 	Embd, Layers, FF, Heads, KVHeads int
 }
 
-// Big is tens of millions of parameters (27M): prefill costs
-// milliseconds a token on a laptop's CPU, as a real model's does more.
+// Big is tens of millions of parameters (25M, as Ollama counts them):
+// prefill costs milliseconds a token on a laptop's CPU, tens on a shared
+// one, as a real model's does more.
 var Big = Shape{Embd: 512, Layers: 8, FF: 1536, Heads: 8, KVHeads: 4}
 
 // Model is a model to create.

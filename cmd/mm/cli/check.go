@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mm-agent/mm/frontend"
-	"github.com/mm-agent/mm/llm"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
 	"github.com/mm-agent/mm/projectdocs"
@@ -65,8 +64,8 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					fmt.Fprintf(errOut, "  %s: warning: %s\n", p, frontend.VisibleLine(warning)) // a server's words may be in it
 					modelOK = modelOK && !strict
 				}
-				if advice := llm.HandOffAdvice(c.Model); advice != "" && len(c.Agents) > 0 {
-					fmt.Fprintf(out, "  %s\n", advice)
+				if advice := orchestrator.HandOffAdvice(cmd.Context(), c, s.Getenv); advice != "" {
+					fmt.Fprintf(out, "  %s\n", frontend.VisibleLine(advice))
 				}
 				for _, problem := range checkHooks(cmd.Context(), s.Features, c, cwd, s.Getenv) {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, frontend.Visible(problem))
