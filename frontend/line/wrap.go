@@ -6,6 +6,8 @@ import (
 
 	"github.com/rivo/uniseg"
 	"golang.org/x/term"
+
+	"github.com/mm-agent/mm/frontend"
 )
 
 // wrapper breaks streamed text into rows of the terminal's width at
@@ -42,7 +44,7 @@ func (w *wrapper) write(s string) string {
 	}
 	for s != "" {
 		if s[0] == 0x1b {
-			n := escapeLen(s)
+			n := frontend.EscapeLen(s)
 			w.word = append(w.word, s[:n]...)
 			s = s[n:]
 			continue
@@ -131,20 +133,6 @@ func (w *wrapper) flush() string {
 // reset starts a row: the caller wrote a line end itself.
 func (w *wrapper) reset() {
 	w.col, w.space, w.spaceW, w.word, w.wordW = 0, "", 0, w.word[:0], 0
-}
-
-// escapeLen is the length of the escape sequence s starts with: a CSI
-// sequence up to its final byte, else the ESC and the byte after it.
-func escapeLen(s string) int {
-	if len(s) > 1 && s[1] == '[' {
-		for i := 2; i < len(s); i++ {
-			if s[i] >= 0x40 && s[i] <= 0x7e {
-				return i + 1
-			}
-		}
-		return len(s)
-	}
-	return min(2, len(s))
 }
 
 // spacesWidth is the columns spaces and tabs take from column col on: a

@@ -130,7 +130,7 @@ func pin(row string) string {
 	col, pinned := 0, false
 	for rest := row; rest != ""; {
 		if rest[0] == 0x1b {
-			n := escapeLen(rest)
+			n := frontend.EscapeLen(rest)
 			b.WriteString(rest[:n])
 			rest = rest[n:]
 			continue
@@ -148,18 +148,4 @@ func pin(row string) string {
 		return row
 	}
 	return b.String()
-}
-
-// escapeLen is the length of the escape sequence s starts with: a CSI
-// sequence up to its final byte, else the ESC and the byte after it.
-func escapeLen(s string) int {
-	if len(s) > 1 && s[1] == '[' {
-		for i := 2; i < len(s); i++ {
-			if s[i] >= 0x40 && s[i] <= 0x7e {
-				return i + 1
-			}
-		}
-		return len(s)
-	}
-	return min(2, len(s))
 }
