@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"bytes"
 	"io"
 	"net"
 	"strconv"
@@ -11,6 +12,12 @@ import (
 // refusedWriteTimeout bounds the 503 written to a connection over the
 // limit: a client that does not read it is not waited for.
 const refusedWriteTimeout = time.Second
+
+// refusedReadWait bounds the wait for a refused client's request: the
+// answer comes after it, so that an HTTP client reads it as the answer to
+// what it sent (Go's client drops a response that comes before its
+// request as unsolicited, and reports the connection broken).
+const refusedReadWait = 500 * time.Millisecond
 
 // busyText is what a connection over the limit reads, as a whole HTTP
 // response, before it is closed: a client can say why.
@@ -60,11 +67,15 @@ func (l *capListener) counts() (open, refused int) {
 	return l.open, l.refused
 }
 
-// refuse answers 503 and closes c. What the client sent is read (for a
-// moment) after the answer: closing on unread bytes would reset the
-// connection, and the client would read the reset, not the answer.
+// refuse answers 503 and closes c, once the client has sent its request's
+// head (or refusedReadWait has passed). What the client sent after it is
+// read (for a moment) after the answer: closing on unread bytes would
+// reset the connection, and the client would read the reset, not the
+// answer.
 func refuse(c net.Conn) {
 	defer c.Close()
+	_ = c.SetReadDeadline(time.Now().Add(refusedReadWait))
+	readHead(c)
 	_ = c.SetDeadline(time.Now().Add(refusedWriteTimeout))
 	resp := "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\nRetry-After: 1\r\n" +
 		"Content-Length: " + strconv.Itoa(len(busyText)) + "\r\n\r\n" + busyText
@@ -75,6 +86,20 @@ func refuse(c net.Conn) {
 		_ = tc.CloseWrite()
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(c, 64<<10))
+}
+
+// readHead reads from c until the end of an HTTP request's head, the end
+// of the stream, an error (the read deadline) or 64 KiB.
+func readHead(c net.Conn) {
+	var head []byte
+	buf := make([]byte, 4096)
+	for len(head) < 64<<10 {
+		n, err := c.Read(buf)
+		head = append(head, buf[:n]...)
+		if bytes.Contains(head, []byte("\r\n\r\n")) || err != nil {
+			return
+		}
+	}
 }
 
 // countedConn gives its place back when closed, once.

@@ -152,3 +152,32 @@ func TestDeadlineEndsWithTheRequest(t *testing.T) {
 		t.Errorf("the next request on the connection: %s", st)
 	}
 }
+
+// TestRefusedAfterTheRequest: a connection over the cap is answered once
+// its request has come, never before (a client would drop an answer to
+// nothing as unsolicited).
+func TestRefusedAfterTheRequest(t *testing.T) {
+	url, _, _ := serve(t, Options{MaxConns: 1})
+	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")
+	held, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if st := getCard(t, held, bufio.NewReader(held), addr); st != "200 OK" {
+		t.Fatalf("the first connection: %s", st)
+	}
+	over, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer over.Close()
+	_ = over.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	if n, err := over.Read(make([]byte, 1)); n > 0 || !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("the refused connection was answered before its request: %d bytes, %v", n, err)
+	}
+	_ = over.SetReadDeadline(time.Time{})
+	if st := getCard(t, over, bufio.NewReader(over), addr); st != "503 Service Unavailable" {
+		t.Errorf("over the cap, after the request: %s, want 503 Service Unavailable", st)
+	}
+}
