@@ -130,8 +130,10 @@ type Session struct {
 // under it).
 type ConfigError = mmconfigs.Error
 
-// New prepares a session. It starts nothing: asked agents start on their
-// first hand-off.
+// New prepares a session. It starts no agent, hook or tool: asked agents
+// start on their first hand-off. A configuration with command hooks has
+// mm's watchdog started in the background (hooks.Engine.Prepare), so that
+// the first hook does not wait for it.
 func New(ctx context.Context, opts Options) (*Session, error) {
 	cfg := opts.Config
 	env := envMap(opts.Environ)

@@ -62,10 +62,11 @@ func newWatchdog() *watchdog {
 	return &watchdog{w: w, r: r, started: make(chan struct{})}
 }
 
-// run starts the watchdog in the background. It is called once mm's first
-// child has started, so that the child's start never waits on the
-// watchdog's (a fork holds syscall.ForkLock until the new program runs).
-// Its arguments name it and mm in ps: "mm-watchdog <pid>".
+// run starts the watchdog in the background: from Prepare, ahead of the
+// first child, or else once the first child has started, so that the
+// child's start does not wait on the watchdog's (a fork holds
+// syscall.ForkLock until the new program runs). Its arguments name it and
+// mm in ps: "mm-watchdog <pid>".
 func (d *watchdog) run() {
 	if d != nil {
 		go d.start()
