@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -128,6 +130,67 @@ func TestSandbox(t *testing.T) {
 	}
 	if fi, err := os.Stat(filepath.Join(cwd, "ro/data.txt")); err != nil || !fi.ModTime().Equal(old) {
 		t.Errorf("ro/data.txt's time changed: %v, %v", fi.ModTime(), err)
+	}
+}
+
+// TestNoNetwork: the reference's "Network: none". A module sends a byte to
+// a TCP and a UDP listener of this test: both are refused (by the network
+// Go's wasip1 port simulates inside the module, where nothing listens),
+// and nothing reaches the listeners.
+func TestNoNetwork(t *testing.T) {
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tcp.Close()
+	udp, err := net.ListenPacket("udp", tcp.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	reached := make(chan string, 2)
+	go func() {
+		if c, err := tcp.Accept(); err == nil {
+			c.Close()
+			reached <- "tcp"
+		}
+	}()
+	go func() {
+		if _, _, err := udp.ReadFrom(make([]byte, 1)); err == nil {
+			reached <- "udp"
+		}
+	}()
+
+	addr := tcp.Addr().String()
+	out, err := run(t, Spec{Module: guest(t), Args: []string{"net", addr}, Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatalf("net: %v", err)
+	}
+	var got map[string]string
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("net output %q: %v", out, err)
+	}
+	// The UDP line names the module's own port, whatever it was given.
+	want := map[string]*regexp.Regexp{
+		"tcp": regexp.MustCompile(`^` + regexp.QuoteMeta("refused: dial tcp "+addr+": address "+addr+": connect: Connection refused") + `$`),
+		"udp": regexp.MustCompile(`^refused: write udp 127\.0\.0\.1:[0-9]+->` + regexp.QuoteMeta(addr+": write: Connection reset by peer") + `$`),
+	}
+	if len(got) != len(want) {
+		t.Errorf("got %v, want reports of %d attempts", got, len(want))
+	}
+	for k, w := range want {
+		if !w.MatchString(got[k]) {
+			t.Errorf("%s:\n got %q\nwant %s", k, got[k], w)
+		}
+	}
+	// What a module sent would have arrived before it ended; close the
+	// listeners and see whether anything did.
+	tcp.Close()
+	udp.Close()
+	select {
+	case what := <-reached:
+		t.Errorf("the module reached the %s listener", what)
+	default:
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"sort"
 	"strings"
@@ -61,6 +62,8 @@ func main() {
 		probe()
 	case "open": // each argument read:<path> or write:<path>, reported as JSON
 		open(os.Args[2:])
+	case "net": // send a byte to the address of its second argument
+		network(os.Args[2])
 	default:
 		fmt.Fprintf(os.Stderr, "unknown mode %q\n", mode)
 		os.Exit(64)
@@ -224,6 +227,26 @@ func open(args []string) {
 			res[a] = "refused: " + err.Error()
 		} else {
 			res[a] = "ok " + s
+		}
+	}
+	b, _ := json.MarshalIndent(res, "", "  ")
+	os.Stdout.Write(append(b, '\n'))
+}
+
+// network sends a byte to addr over TCP and over UDP and reports what each
+// attempt did, as probe does.
+func network(addr string) {
+	res := map[string]string{}
+	for _, proto := range []string{"tcp", "udp"} {
+		c, err := net.Dial(proto, addr)
+		if err == nil {
+			_, err = c.Write([]byte("x"))
+			c.Close()
+		}
+		if err != nil {
+			res[proto] = "refused: " + err.Error()
+		} else {
+			res[proto] = "ok"
 		}
 	}
 	b, _ := json.MarshalIndent(res, "", "  ")
