@@ -2,16 +2,23 @@
 # hook.sh measures what mm's first command hook costs (issue 24): mm -p with
 # an echo model, with and without one preGeneration hook running
 # `cat </dev/null`, beside a bare `sh -c 'cat </dev/null'` — the floor of
-# any command hook — in one hyperfine run. With BASE, the same two runs of
-# the mm of an earlier commit beside them.
+# any command hook. With BASE, the same two runs of the mm of an earlier
+# commit beside them.
 #
-#   bench/hook.sh               # from the repository's root
-#   RUNS=300 BASE=<rev> bench/hook.sh
+# The runs are paired: ROUNDS short hyperfine blocks of RUNS runs each, the
+# commands in a different order every round, so that a machine that gets
+# busier or quieter moves every command alike. Each round gives the hook's
+# cost (with hook − without) and its ratio to the bare sh; the medians over
+# the rounds are printed, with the rounds' spread.
 #
-# The hook's cost is (with hook − without); the target is at most 1.5× the
-# bare sh. Needs go and hyperfine (apt-get install hyperfine).
+#   bench/hook.sh                          # from the repository's root
+#   ROUNDS=30 RUNS=20 BASE=<rev> bench/hook.sh
+#
+# The target is a hook that costs at most 1.5× the bare sh. Needs go and
+# hyperfine (apt-get install hyperfine).
 set -euo pipefail
-runs=${RUNS:-200}
+rounds=${ROUNDS:-20}
+runs=${RUNS:-20}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -20,24 +27,51 @@ command -v hyperfine >/dev/null || { echo "hook.sh: needs hyperfine: apt-get ins
 go build -o "$work/mm" "$root/cmd/mm"
 printf 'model: echo/any\npersist: false\n' >"$work/plain.yaml"
 printf 'model: echo/any\npersist: false\nhooks:\n  preGeneration:\n    - command: cat </dev/null\n' >"$work/hook.yaml"
-base=()
+names=("sh" "mm" "mm+hook")
+cmds=("sh -c 'cat </dev/null'" "$work/mm -p hi --config $work/plain.yaml" "$work/mm -p hi --config $work/hook.yaml")
 if [ -n "${BASE:-}" ]; then
 	mkdir "$work/base-src"
 	git -C "$root" archive "$BASE" | tar -x -C "$work/base-src"
 	(cd "$work/base-src" && go build -o "$work/mm-base" ./cmd/mm)
-	base=(-n "mm -p ($BASE)" "$work/mm-base -p hi --config $work/plain.yaml"
-		-n "mm -p with a hook ($BASE)" "$work/mm-base -p hi --config $work/hook.yaml")
+	names+=("base" "base+hook")
+	cmds+=("$work/mm-base -p hi --config $work/plain.yaml" "$work/mm-base -p hi --config $work/hook.yaml")
 fi
 cd "$work"
-hyperfine -N -w 10 -r "$runs" --export-csv "$work/out.csv" \
-	-n "sh -c 'cat </dev/null'" "sh -c 'cat </dev/null'" \
-	-n "mm -p" "$work/mm -p hi --config $work/plain.yaml" \
-	-n "mm -p with a hook" "$work/mm -p hi --config $work/hook.yaml" \
-	"${base[@]}" >/dev/null
-# Medians, in ms, and the hook's cost against the bare sh.
-awk -F, 'NR > 1 { gsub(/"/, "", $1); med[NR] = $4 * 1000; name[NR] = $1 }
+n=${#names[@]}
+for ((r = 0; r < rounds; r++)); do
+	args=()
+	for ((i = 0; i < n; i++)); do
+		j=$(((i + r) % n))
+		args+=(-n "${names[j]}" "${cmds[j]}")
+	done
+	hyperfine -N -w 3 -r "$runs" --export-csv "$work/round-$r.csv" "${args[@]}" >/dev/null
+done
+# Per round: each command's median; the hook's cost and ratio. Then the
+# medians over the rounds, and the lowest and highest ratio.
+awk -F, '
+	function median(a, k,   i, j, t) {
+		for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+		return k % 2 ? a[(k+1)/2] : (a[k/2] + a[k/2+1]) / 2
+	}
+	FNR == 1 { round++; next }
+	{ gsub(/"/, "", $1); med[$1, round] = $4 * 1000 }
 	END {
-		for (i = 2; i <= NR; i++) printf "%-32s median %6.2f ms\n", name[i], med[i]
-		printf "the hook: %.2f ms, %.2f× the bare sh\n", med[4] - med[3], (med[4] - med[3]) / med[2]
-		if (NR >= 6) printf "the hook, base: %.2f ms, %.2f× the bare sh\n", med[6] - med[5], (med[6] - med[5]) / med[2]
-	}' "$work/out.csv"
+		split("sh mm mm+hook base base+hook", order, " ")
+		for (o = 1; o <= 5; o++) {
+			name = order[o]
+			if (!((name, 1) in med)) continue
+			for (r = 1; r <= round; r++) v[r] = med[name, r]
+			printf "%-10s median %6.2f ms\n", name, median(v, round)
+		}
+		for (o = 0; o <= 1; o++) {
+			plain = o ? "base" : "mm"; hooked = plain "+hook"
+			if (!((plain, 1) in med)) continue
+			lo = 1e9; hi = 0
+			for (r = 1; r <= round; r++) {
+				c[r] = med[hooked, r] - med[plain, r]; x[r] = c[r] / med["sh", r]
+				if (x[r] < lo) lo = x[r]; if (x[r] > hi) hi = x[r]
+			}
+			printf "the hook (%s): %.2f ms, %.2f× the bare sh (rounds %.2f–%.2f, %d rounds of %d runs)\n",
+				plain, median(c, round), median(x, round), lo, hi, round, '"$runs"'
+		}
+	}' $(for ((r = 0; r < rounds; r++)); do echo "$work/round-$r.csv"; done)
