@@ -55,6 +55,8 @@ type Config struct {
 	// is the structuredOutput key's.
 	wasmToolAt, wasmToolLine []int
 	structuredOutputLine     int
+	// modelLine is the model key's line; 0 when the file gives none.
+	modelLine int
 	// StructuredOutput is the schema the agent's final answer is JSON
 	// valid against; nil for an agent that answers in prose.
 	StructuredOutput *OutputSchema

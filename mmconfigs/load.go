@@ -71,6 +71,24 @@ func NewError(path string, err error, show func(string) string) *Error {
 	return &Error{Path: path, Line: line, Column: col, Msg: err.Error(), Excerpt: strictyaml.Excerpt(err)}
 }
 
+// ModelError is the configuration error of a model reference that makes no
+// model (err, llm.New's): at the line of the model key when ref is the one
+// the file gives, in a script model's own file at its line when the error
+// is there, else on the configuration with no line (--model, $MM_MODEL).
+func (c *Config) ModelError(ref string, err error, show func(string) string) *Error {
+	path := c.Path
+	if path == "" {
+		path = "(no configuration file)"
+	}
+	e := NewError(path, err, show)
+	if e.Path != path || e.Line != 0 || ref != c.Model || c.modelLine == 0 {
+		return e
+	}
+	placed := *e
+	placed.Line = c.modelLine
+	return &placed
+}
+
 // Find says which configuration file to use: the --config flag, else
 // $MM_CONFIG, else ./agent.yaml when it exists, else "" (the defaults).
 func Find(flag, env, cwd string) string {

@@ -17,7 +17,8 @@ type topLevel struct {
 // topKeys are the keys of a configuration, in the order the reference
 // gives them.
 var topKeys = keyTable[*topLevel]{
-	{"model", func(t *topLevel, _, v *yaml.Node) error {
+	{"model", func(t *topLevel, k, v *yaml.Node) error {
+		t.c.modelLine = k.Line
 		return decodeScalar(v, &t.c.Model, "a string like ollama/qwen3:8b")
 	}},
 	{"description", func(t *topLevel, _, v *yaml.Node) error { return decodeScalar(v, &t.c.Description, "a string") }},

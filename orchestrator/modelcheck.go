@@ -24,11 +24,7 @@ func CheckModel(ctx context.Context, cfg *mmconfigs.Config, getenv func(string) 
 	}
 	m, err := llm.New(cfg.Model, llm.Options{Providers: providers(cfg.Providers), ConfigDir: cfg.Dir, Getenv: getenv})
 	if err != nil {
-		path := cfg.Path
-		if path == "" {
-			path = "(no configuration file)"
-		}
-		return "", &ConfigError{Path: path, Msg: err.Error()}
+		return "", cfg.ModelError(cfg.Model, err, func(p string) string { return p })
 	}
 	ctx, cancel := context.WithTimeout(ctx, serveCheckTimeout)
 	defer cancel()

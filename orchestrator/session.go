@@ -188,8 +188,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			if opts.NoModel {
 				break
 			}
-			// A script model's error is in its own file, at its line.
-			return nil, mmconfigs.NewError(path, err, func(p string) string { return mmconfigs.DisplayPath(p, s.cwd) })
+			return nil, cfg.ModelError(s.ref, err, func(p string) string { return mmconfigs.DisplayPath(p, s.cwd) })
 		}
 		s.model = m
 	}
