@@ -64,6 +64,15 @@ func TestReferencePostHooksAfterSignal(t *testing.T) {
 			slowModel: slowScript,
 		}
 	}
+	// postAskFiles: an echo agent asks slow, whose turn takes a minute.
+	postAskFiles := func(command, timeout string) map[string]string {
+		return map[string]string{
+			"agent.yaml": "model: echo/main\nmmConfigs:\n  slow: slow.yaml\nhooks:\n" +
+				"  postAsk:\n    - command: " + command + "\n      timeout: " + timeout + "\n",
+			"slow.yaml": "model: script/" + slowModel + "\nhooks:\n" + started,
+			slowModel:   slowScript,
+		}
+	}
 	// The 1.5 s hook, and the 2 s timeout, outlive exitGrace, within which
 	// mm used to kill the hook.
 	const slowPost = "sleep 1.5; cat > post.json"
@@ -77,19 +86,28 @@ func TestReferencePostHooksAfterSignal(t *testing.T) {
 		wantStderr: said("mm: cancelled\n"),
 		wantPost:   cancelledP,
 	}, {
-		name: "--ask/Ctrl-C",
-		args: []string{"--ask", "slow", "take your time"},
-		files: map[string]string{
-			"agent.yaml": "model: echo/main\nmmConfigs:\n  slow: slow.yaml\nhooks:\n" +
-				"  postAsk:\n    - command: sleep 1.5; " + postAskInput + "\n      timeout: 5s\n",
-			"slow.yaml": "model: script/" + slowModel + "\nhooks:\n" + started,
-			slowModel:   slowScript,
-		},
+		name:       "--ask/Ctrl-C",
+		args:       []string{"--ask", "slow", "take your time"},
+		files:      postAskFiles("sleep 1.5; "+postAskInput, "5s"),
 		first:      syscall.SIGINT,
 		wantCode:   130,
 		wantStderr: said("[ask: cancelled]\n"),
 		wantPost: `{"event":"postAsk","cwd":"$WORK","model":"echo/main","ask":{"agent":"slow","config":"$WORK/slow.yaml",` +
 			`"agentModel":"script/slow.s.yaml","via":"cli","withContext":false,"depth":0,"prompt":"take your time"},"error":"cancelled","durationMs":D}`,
+	}, {
+		name:       "--ask/Ctrl-C/timeout",
+		args:       []string{"--ask", "slow", "take your time"},
+		files:      postAskFiles("sleep 30; cat > post.json", "2s"),
+		first:      syscall.SIGINT,
+		wantCode:   130,
+		wantStderr: said("🪝 postAsk hook `sleep 30; cat > post.json`: timed out after 2s\n[ask: cancelled]\n"),
+	}, {
+		name:     "--ask/Ctrl-C/Ctrl-C",
+		args:     []string{"--ask", "slow", "take your time"},
+		files:    postAskFiles("sleep 1.5; touch half; sleep 30; cat > post.json", "1m"),
+		first:    syscall.SIGINT,
+		again:    "half",
+		wantCode: 130,
 	}, {
 		name:       "-p/Ctrl-C/timeout",
 		args:       []string{"-p", "take your time"},

@@ -20,7 +20,9 @@ import (
 // (Ctrl-C, /abort), the window (Escape) and mm -acp (session/cancel). The
 // 1.5 s postGeneration hook runs to its end, reading error "cancelled",
 // before the turn is over: before the line mode and the window say
-// "mm: cancelled", before the editor's prompt is answered "cancelled".
+// "mm: cancelled", before the editor's prompt is answered "cancelled". The
+// same for a postAsk hook, on a hand-off typed as /ask in the line mode and
+// the window.
 func TestReferencePostHooksAfterFrontEndCancel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a 1.5 s hook in four real front ends: not in the -short lane")
@@ -66,6 +68,46 @@ func TestReferencePostHooksAfterFrontEndCancel(t *testing.T) {
 			term.send(tc.cancel)
 			term.waitSince(m, "mm: cancelled")
 			ran(t, dir, `when the turn said "mm: cancelled"`)
+			term.send("/exit\r")
+			term.waitExit()
+		})
+	}
+
+	// postAsk, on a hand-off the person typed (/ask), cancelled in the
+	// line mode and the window: the hook reads the cancelled hand-off.
+	askFiles := map[string]string{
+		"agent.yaml": "model: echo/main\nmmConfigs:\n  slow: slow.yaml\nhooks:\n" +
+			"  postAsk:\n    - command: sleep 1.5; " + postAskInput + "\n      timeout: 5s\n",
+		"slow.yaml": "model: script/" + slowModel + "\nhooks:\n" + started,
+		slowModel:   slowScript,
+	}
+	wantAsk := `{"event":"postAsk","cwd":"$WORK","model":"echo/main","ask":{"agent":"slow","config":"$WORK/slow.yaml",` +
+		`"agentModel":"script/slow.s.yaml","via":"command","withContext":false,"depth":0,"prompt":"take your time"},"error":"cancelled","durationMs":D}` + "\n"
+	for _, tc := range []struct {
+		name, ready, cancel string
+		args                []string
+	}{
+		{"line-ask/Ctrl-C", "› ", "\x03", nil},
+		{"window-ask/Escape", "idle · Enter sends", "\x1b", []string{"-tui"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			writeFiles(t, dir, askFiles)
+			term := startTerminal(t, dir, tc.args...)
+			term.waitFor(tc.ready)
+			term.send("/ask slow take your time\r")
+			turnStarted(t, dir)
+			m := term.mark()
+			term.send(tc.cancel)
+			term.waitSince(m, "cancelled")
+			got, err := os.ReadFile(filepath.Join(dir, "post.json"))
+			if err != nil {
+				t.Fatalf("when the hand-off said cancelled, the postAsk hook has not run to its end: %v", err)
+			}
+			if w := strings.ReplaceAll(wantAsk, "$WORK", dir); string(got) != w {
+				t.Errorf("the postAsk hook read\n%s\nwant\n%s", got, w)
+			}
 			term.send("/exit\r")
 			term.waitExit()
 		})
