@@ -168,23 +168,25 @@ func TestReferenceResumedSessionSendsTheSameRequestWithoutContexts(t *testing.T)
 	}
 }
 
-// TestReferenceHistoryKeepsExpansionsNotContexts: an @path line is the
-// question — the history keeps its expansion — while the context a hook
-// added to it is gone from the next turn's request.
+// TestReferenceHistoryKeepsExpansionsNotContexts: @path and $skill lines
+// are the question — the history keeps their expansion — while the context
+// a hook added to it is gone from the next turn's request.
 func TestReferenceHistoryKeepsExpansionsNotContexts(t *testing.T) {
 	cfg := hookedConfig(t, `hooks:
   preGeneration:
     - command: printf '{"context":"CTX-ONE"}'
-`, map[string]string{"notes.md": "buy milk\n"})
+`, map[string]string{"notes.md": "buy milk\n", ".mm/skills/pdf/SKILL.md": "---\nname: pdf\ndescription: d\n---\nUse pdftotext.\n"})
 	m := &fakeModel{}
 	s := newTestSession(t, cfg, m, &recSink{})
 	// Typed by the person: expanded.
-	for _, q := range []string{"what is this?\n@notes.md", "and then?"} {
+	for _, q := range []string{"what is this?\n@notes.md\n$pdf", "and then?"} {
 		if err := s.PromptTyped(context.Background(), q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	expanded := "what is this?\n[file: notes.md]\n```\nbuy milk\n```"
+	expanded := "what is this?\n[file: notes.md]\n```\nbuy milk\n```\n" +
+		"[skill pdf, from .mm/skills/pdf/SKILL.md: follow its instructions; its other files are in .mm/skills/pdf]\n" +
+		"---\nname: pdf\ndescription: d\n---\nUse pdftotext.\n[end of skill pdf]"
 	ctx := "\n\n[context added by a hook]\nCTX-ONE"
 	for i, want := range []string{
 		"system: " + s.system + " | user: " + expanded + ctx,
