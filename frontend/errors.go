@@ -19,3 +19,15 @@ func ReportError(w io.Writer, err error) {
 	}
 	fmt.Fprintf(w, "mm: %s\n", Visible(err.Error()))
 }
+
+// ErrorText is why mm cannot go on as the JSON output's error says it: a
+// configuration error in the form every mode prints, "[config error: …]"
+// (a syntax error's excerpt under it), anything else as its message; not
+// made visible, as the JSON output escapes what a terminal would obey.
+func ErrorText(err error) string {
+	var ce *mmconfigs.Error
+	if errors.As(err, &ce) {
+		return ce.Report()
+	}
+	return err.Error()
+}

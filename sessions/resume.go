@@ -27,7 +27,7 @@ func Resume(dir string, s *Saved, h Header) (w *Writer, notice string, err error
 		case err != nil:
 			return nil, "", err
 		default:
-			return &Writer{dir: dir, path: s.Path, header: s.Header, f: f, create: createFile, turns: s.Turns}, repaired, nil
+			return &Writer{dir: dir, path: s.Path, header: s.Header, f: f, create: createFile, turns: s.Turns, saved: true}, repaired, nil
 		}
 	}
 	h.ForkedFrom = s.ID

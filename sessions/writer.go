@@ -49,8 +49,9 @@ type Writer struct {
 	// taken, and for a Writer going on with an existing file.
 	early chan made
 	// made says this Writer made its file, which it removes at Close when
-	// nothing was recorded; recorded says something was.
-	made, recorded bool
+	// nothing was recorded; recorded says something was; saved that the
+	// file holds the session (Saved).
+	made, recorded, saved bool
 	// written runs once, after the first lines reached the file
 	// (WhenWritten).
 	written func()
@@ -112,6 +113,15 @@ func (w *Writer) WhenWritten(fn func()) {
 	w.written = fn
 }
 
+// Saved says the session is in its file, where Open finds it: a
+// session going on in its own file, or one whose lines reached it. A new
+// session before its first message, or whose every write failed, is not.
+func (w *Writer) Saved() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.saved
+}
+
 // Path is the session's file (which exists once something was written).
 func (w *Writer) Path() string { return w.path }
 
@@ -151,6 +161,7 @@ func (w *Writer) write(encode func([]byte) ([]byte, error)) error {
 	w.recorded = true
 	err = w.flush()
 	w.failing = err != nil
+	w.saved = w.saved || err == nil
 	if err == nil && w.written != nil {
 		fn := w.written
 		w.written = nil

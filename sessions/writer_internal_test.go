@@ -98,3 +98,61 @@ func TestWriterDevFull(t *testing.T) {
 		t.Errorf("Close: %v (%d bytes pending)", err, len(w.pending))
 	}
 }
+
+// TestWriterSaved: a session is saved — Open finds it, and the JSON output
+// names it — once its lines reached its file, and from the start when it
+// goes on in its own file; not before its first message, nor while every
+// write failed.
+func TestWriterSaved(t *testing.T) {
+	h := Header{ID: "1ngxbx0mj2hk"}
+	newOn := func(d *fullDisk) *Writer {
+		w, err := newWriter("", h, func(string) (file, error) { return d, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	for _, tc := range []struct {
+		name    string
+		w       *Writer
+		appends int
+		want    bool
+	}{
+		{"new, nothing recorded", newOn(&fullDisk{room: 1 << 20}), 0, false},
+		{"new, a message written", newOn(&fullDisk{room: 1 << 20}), 1, true},
+		{"new, every write failed", newOn(&fullDisk{room: 10}), 2, false},
+		{"going on in its own file", resumed(t), 0, true},
+	} {
+		for _, m := range messages(tc.appends) {
+			_ = tc.w.Append(m)
+		}
+		if got := tc.w.Saved(); got != tc.want {
+			t.Errorf("%s: Saved() = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// resumed is the Writer of a saved session resumed in its own file.
+func resumed(t *testing.T) *Writer {
+	dir := t.TempDir()
+	w, err := Create(dir, Header{Cwd: "/p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(messages(1)...); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := Open(dir, w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := Resume(dir, saved, Header{Cwd: "/p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}

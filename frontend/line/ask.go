@@ -169,12 +169,11 @@ func Ask(ctx context.Context, question string, opts AskOptions) int {
 // the asked agent's text is held back from stream-json as it is from the
 // text output: the result's answer is what the asking agent reads.
 func askJSON(ctx context.Context, question string, opts AskOptions) int {
-	j := newJSONSink(opts.Stdout, opts.Format, "ask")
+	j := newJSONSink(opts.Stdout, opts.Format, ModeAsk)
 	j.consent = opts.Consent
 	s, err := opts.Session(j)
 	if err != nil {
-		frontend.ReportError(opts.Stderr, err)
-		j.finish("", err, 1, opts.Info)
+		j.failed(err, 1, opts.Info)
 		return 1
 	}
 	defer s.Close()

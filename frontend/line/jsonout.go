@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -28,6 +29,15 @@ const (
 	// FormatStreamJSON is one object per line as things happen, the same
 	// object as FormatJSON's last.
 	FormatStreamJSON OutputFormat = "stream-json"
+)
+
+// Mode is the JSON output's mode: which of -p and mm --ask ran.
+type Mode string
+
+// The modes that write an output format.
+const (
+	ModePrint Mode = "print"
+	ModeAsk   Mode = "ask"
 )
 
 // OutputSchema names the version of the JSON output: it changes when a
@@ -172,10 +182,10 @@ type jsonSink struct {
 	consent  func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer
 }
 
-func newJSONSink(out io.Writer, format OutputFormat, mode string) *jsonSink {
+func newJSONSink(out io.Writer, format OutputFormat, mode Mode) *jsonSink {
 	return &jsonSink{
 		out: out, stream: format == FormatStreamJSON, start: time.Now(),
-		res: jsonResult{Type: "result", Schema: OutputSchema, Mode: mode,
+		res: jsonResult{Type: "result", Schema: OutputSchema, Mode: string(mode),
 			ToolCalls: []jsonTool{}, Hooks: []jsonHook{}, Asks: []jsonAsk{}, Notices: []jsonNotice{},
 			Compressions: []jsonCompressed{}},
 		tools: map[[2]string]int{}, asks: map[string][]int{},
@@ -229,9 +239,10 @@ func terminalSafe(b []byte) []byte {
 // RunInfo is what the JSON output says of the run besides its events:
 // the session it is saved as, and what stream-json's init line names.
 type RunInfo struct {
-	// SessionID is the saved session's id, read when the run starts and
-	// ends ("" when nothing is saved: --no-save, or no sessions folder).
-	SessionID func() string
+	// Session is the id the run is saved as ("" when nothing is: --no-save,
+	// or no sessions folder) and whether its file holds it yet: the init
+	// line names the id, the result only a saved one, which --resume finds.
+	Session func() (id string, saved bool)
 	// Version is mm's; Cwd the session's folder.
 	Version, Cwd string
 	// Say is the lines that tell what was resumed: notices of the JSON
@@ -239,11 +250,14 @@ type RunInfo struct {
 	Say string
 }
 
-func (i RunInfo) sessionID() *string {
-	if i.SessionID == nil {
+// sessionID is the init line's session_id (savedOnly false: the id the
+// run is saved as) or the result's (savedOnly: only an id whose file holds
+// the session, which --resume finds); nil for none.
+func (i RunInfo) sessionID(savedOnly bool) *string {
+	if i.Session == nil {
 		return nil
 	}
-	if id := i.SessionID(); id != "" {
+	if id, saved := i.Session(); id != "" && (saved || !savedOnly) {
 		return &id
 	}
 	return nil
@@ -254,7 +268,7 @@ func (i RunInfo) sessionID() *string {
 func (j *jsonSink) begin(s *orchestrator.Session, ask string, info RunInfo) {
 	j.mu.Lock()
 	j.write(jsonInit{Type: "system", Subtype: "init", Schema: OutputSchema, Mode: j.res.Mode,
-		SessionID: info.sessionID(), Model: s.Model(), Ask: ask,
+		SessionID: info.sessionID(false), Model: s.Model(), Ask: ask,
 		Tools: nonNil(s.Tools()), Agents: nonNil(s.Agents()), Cwd: info.Cwd, Version: info.Version})
 	j.mu.Unlock()
 	for _, line := range strings.Split(info.Say, "\n") {
@@ -285,7 +299,7 @@ func (j *jsonSink) finish(answer string, err error, code int, info RunInfo) {
 		msg := err.Error()
 		j.res.Error = &msg
 	}
-	j.res.SessionID = info.sessionID()
+	j.res.SessionID = info.sessionID(true)
 	j.res.DurationMs = time.Since(j.start).Milliseconds()
 	if u := j.usage; u.Calls > 0 {
 		j.res.Usage = &jsonUsage{ModelCalls: u.Calls, Reported: u.Reported, InputTokens: u.InputTokens,
@@ -296,6 +310,20 @@ func (j *jsonSink) finish(answer string, err error, code int, info RunInfo) {
 		j.res.NumTurns = 1 // one hand-off, and no model call of this agent's
 	}
 	j.line(j.res)
+}
+
+// Failed writes the JSON output of -p or mm --ask (mode) that failed on
+// err, with exit code code, before its session started: the result alone,
+// for json and stream-json alike (an init line describes a session), its
+// session_id null.
+func Failed(out io.Writer, format OutputFormat, mode Mode, err error, code int) {
+	newJSONSink(out, format, mode).failed(err, code, RunInfo{})
+}
+
+// failed writes the result of a run whose session did not start: a
+// configuration error reads as every mode prints it (frontend.ErrorText).
+func (j *jsonSink) failed(err error, code int, info RunInfo) {
+	j.finish("", errors.New(frontend.ErrorText(err)), code, info)
 }
 
 // roundRate keeps one decimal of a rate: more is noise.

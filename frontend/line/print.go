@@ -62,14 +62,13 @@ func Print(ctx context.Context, question string, opts PrintOptions) int {
 	return 0
 }
 
-// printJSON is Print with a JSON output format: stdout gets JSON alone;
-// a configuration error is on stderr as well.
+// printJSON is Print with a JSON output format: stdout gets JSON alone,
+// and stderr nothing.
 func printJSON(ctx context.Context, question string, opts PrintOptions) int {
-	j := newJSONSink(opts.Stdout, opts.Format, "print")
+	j := newJSONSink(opts.Stdout, opts.Format, ModePrint)
 	s, err := opts.Session(j)
 	if err != nil {
-		frontend.ReportError(opts.Stderr, err)
-		j.finish("", err, 1, opts.Info)
+		j.failed(err, 1, opts.Info)
 		return 1
 	}
 	defer s.Close()

@@ -148,19 +148,28 @@ func configPath(f *flags, s *streams, cwd string) string {
 // loadConfig finds and loads the configuration and compiles its JSON
 // Schemas; nil and false after printing the error.
 func loadConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, bool) {
+	c, err := readConfig(f, s, cwd)
+	if err != nil {
+		frontend.ReportError(s.ErrOut, err)
+		return nil, false
+	}
+	return c, true
+}
+
+// readConfig is loadConfig leaving the error to the caller.
+func readConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, error) {
 	path := configPath(f, s, cwd)
 	if path == "" {
-		return mmconfigs.Default(cwd, s.Getenv), true
+		return mmconfigs.Default(cwd, s.Getenv), nil
 	}
 	c, err := mmconfigs.Load(path, cwd, s.Getenv)
 	if err == nil {
 		err = s.Features.compileSchemas(c)
 	}
 	if err != nil {
-		frontend.ReportError(s.ErrOut, err)
-		return nil, false
+		return nil, err
 	}
-	return c, true
+	return c, nil
 }
 
 // sessionOptions are the options every session mm starts from its command
@@ -199,16 +208,19 @@ func (f *flags) validate() (line.OutputFormat, error) {
 
 // runRoot runs the mode the flags choose: -acp, -p, --ask, -tui, else the
 // line mode.
+//
+// A command line mm cannot read is a usage error on stderr, whatever the
+// output format; once it is read, -p and --ask with a JSON one report
+// every failure as the result (failed).
 func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []string) int {
-	cwd, err := s.Getwd()
-	if err != nil {
-		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
-		return 1
-	}
 	format, err := f.validate()
 	if err != nil {
 		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
 		return 2
+	}
+	cwd, err := s.Getwd()
+	if err != nil {
+		return f.failed(s, format, 1, err, frontend.ReportError)
 	}
 	if s, err = f.chain.apply(s, cwd, f.acp); err != nil {
 		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
@@ -218,9 +230,9 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 		end.wait()
 		return runACP(ctx, s, f, cwd)
 	}
-	cfg, ok := loadConfig(&f, s, cwd)
-	if !ok {
-		return 1
+	cfg, err := readConfig(&f, s, cwd)
+	if err != nil {
+		return f.failed(s, format, 1, err, frontend.ReportError)
 	}
 	end.wait()
 	model := cfg.Model
@@ -229,8 +241,7 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 	}
 	st, resumed, say, err := newStore(&f, s, cfg.Abs, model, cwd, cfg.Persist)
 	if err != nil {
-		fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
-		return 1
+		return f.failed(s, format, 1, err, frontend.ReportError)
 	}
 	defer func() {
 		if err := st.close(); err != nil {
@@ -247,6 +258,27 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 		return m.runTUI(args)
 	}
 	return m.runLine(args)
+}
+
+// failed ends the run on err, with exit code code, before its session
+// started: -p and --ask with a JSON output format write the result on
+// stdout, stderr staying empty; otherwise report says err on stderr.
+func (f *flags) failed(s *streams, format line.OutputFormat, code int, err error, report func(io.Writer, error)) int {
+	if format == line.FormatText {
+		report(s.ErrOut, err)
+		return code
+	}
+	mode := line.ModeAsk
+	if f.print {
+		mode = line.ModePrint
+	}
+	line.Failed(s.Out, format, mode, err, code)
+	return code
+}
+
+// says is a report for failed: err written in format, then a newline.
+func says(format string) func(io.Writer, error) {
+	return func(w io.Writer, err error) { fmt.Fprintf(w, format+"\n", err) }
 }
 
 // mode is what every mode but -acp runs with: one configuration, loaded
@@ -317,9 +349,14 @@ func (m *mode) sayResumed() {
 	}
 }
 
+// failed is flags.failed for the mode's streams and format.
+func (m *mode) failed(code int, err error, report func(io.Writer, error)) int {
+	return m.f.failed(m.s, m.format, code, err, report)
+}
+
 // runInfo is what -p's and --ask's JSON output says of the run.
 func (m *mode) runInfo() line.RunInfo {
-	return line.RunInfo{SessionID: m.store.id, Version: version(), Cwd: m.cwd, Say: m.say}
+	return line.RunInfo{Session: m.store.id, Version: version(), Cwd: m.cwd, Say: m.say}
 }
 
 // oneQuestion makes Ctrl-C end the one turn of the modes that answer one
@@ -338,14 +375,12 @@ func (m *mode) runPrint(args []string) int {
 	if question == "" && !s.InTerminal {
 		b, err := readStdin(s.In)
 		if err != nil {
-			fmt.Fprintf(s.ErrOut, "mm -p: read the question from stdin: %v\n", err)
-			return 1
+			return m.failed(1, fmt.Errorf("read the question from stdin: %w", err), says("mm -p: %v"))
 		}
 		question = strings.TrimRight(string(b), "\n")
 	}
 	if strings.TrimSpace(question) == "" {
-		fmt.Fprintln(s.ErrOut, `mm -p: no question: give it as an argument (mm -p "…") or on stdin`)
-		return 2
+		return m.failed(2, errors.New(`no question: give it as an argument (mm -p "…") or on stdin`), says("mm -p: %v"))
 	}
 	m.oneQuestion()
 	m.sayResumed()
@@ -369,15 +404,13 @@ func (m *mode) runAsk(args []string) int {
 		name, withContext = m.f.askWithContext, true
 		b, err := readStdin(s.In)
 		if err != nil {
-			fmt.Fprintf(s.ErrOut, "[ask: read the conversation from stdin: %v]\n", err)
-			return 1
+			return m.failed(1, fmt.Errorf("read the conversation from stdin: %w", err), says("[ask: %v]"))
 		}
 		transcript = strings.TrimRight(string(b), "\n")
 	}
 	question := strings.Join(args, " ")
 	if strings.TrimSpace(question) == "" {
-		fmt.Fprintf(s.ErrOut, "[ask: no question: mm --ask %s \"<question>\"]\n", name)
-		return 2
+		return m.failed(2, fmt.Errorf("no question: mm --ask %s \"<question>\"", name), says("[ask: %v]"))
 	}
 	opts := line.AskOptions{
 		Session: m.session(true), Agent: name, WithContext: withContext, Transcript: transcript,

@@ -99,6 +99,7 @@ func TestScripts(t *testing.T) {
 			"waitport":     cmdWaitPort,
 			"lastsession":  cmdLastSession,
 			"httpreq":      cmdHTTPReq,
+			"docexample":   cmdDocExample,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {

@@ -179,14 +179,15 @@ func (st *store) markWhenWritten(w *sessions.Writer) {
 	w.WhenWritten(func() { _ = sessions.MarkUsed(st.dir, st.cwd, w.ID()) })
 }
 
-// id is the running session's id: "" when it is not saved.
-func (st *store) id() string {
+// id is the running session's id ("" when saving is off) and whether its
+// file holds it yet.
+func (st *store) id() (string, bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.w == nil {
-		return ""
+		return "", false
 	}
-	return st.w.ID()
+	return st.w.ID(), st.w.Saved()
 }
 
 // List is /sessions.
