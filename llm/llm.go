@@ -33,6 +33,11 @@ type Message struct {
 	// OpenAI format has no place for it, so the model reads only Content;
 	// it is kept so that a saved session shows each call's end again.
 	IsError bool
+	// Typed is a user message's question before its @path and $name lines
+	// were expanded into Content, set only when that changed it (of an
+	// /ask… exchange, the question alone). The model reads only Content;
+	// it is kept so that a resumed session shows the question as typed.
+	Typed string
 }
 
 // ToolCall is one call to a tool, as the model wrote it.

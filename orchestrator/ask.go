@@ -48,6 +48,9 @@ type askResult struct {
 	err error
 	// sent is the question as the asked agent received it (after preAsk).
 	sent string
+	// typed is sent before its @path and $name lines were expanded, when
+	// that changed it: what the history keeps for a resumed session to show.
+	typed string
 }
 
 // handOff runs one hand-off between AskStarted and AskEnded.
@@ -102,12 +105,16 @@ func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest, span 
 		return askResult{denied: true, reason: pre.Reason}
 	}
 	ask = pre.Ask
+	asTyped := ""
 	if req.typed {
 		// As for a turn: hooks read the question as typed, the asked
 		// agent, postAsk and the history the expansion.
 		p, err := s.expand(ask.Prompt)
 		if err != nil {
 			return askResult{err: err}
+		}
+		if p != ask.Prompt {
+			asTyped = ask.Prompt
 		}
 		ask.Prompt = p
 	}
@@ -139,7 +146,7 @@ func (s *Session) runHandOff(ctx context.Context, t *turn, req askRequest, span 
 		errText = err.Error()
 	}
 	post := s.hooks.PostAsk(ctx, ask, answer, errText, time.Since(start), t.observe)
-	res := askResult{answer: answer, err: err, sent: ask.Prompt}
+	res := askResult{answer: answer, err: err, sent: ask.Prompt, typed: asTyped}
 	if post.Replaced && !cancelled {
 		res.answer, res.replaced, res.err = post.Answer, true, nil
 		s.sink.Emit(Notice{Kind: NoticeInfo, Text: handoff.ReplacedNotice(req.agent)})

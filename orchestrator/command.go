@@ -96,7 +96,7 @@ func (s *Session) askCommand(ctx context.Context, cmd askCommandLine) error {
 	case res.err != nil:
 		err = res.err
 	default:
-		s.appendHistory(llm.Message{Role: llm.RoleUser, Content: handoff.HistoryEntry(cmd.agent, res.sent, res.read)})
+		s.appendHistory(llm.Message{Role: llm.RoleUser, Content: handoff.HistoryEntry(cmd.agent, res.sent, res.read), Typed: res.typed})
 	}
 	t.end(res.read, err)
 	return err

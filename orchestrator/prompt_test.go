@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -50,6 +51,51 @@ func TestExpandedQuestionIsKeptAndResent(t *testing.T) {
 	}
 	if h := s.History(); h[0].Content != want {
 		t.Errorf("history keeps %q", h[0].Content)
+	}
+}
+
+// Beside the expanded question the history keeps it as it was before the
+// expansion (Typed), for a resumed session to show; only when expanding
+// changed it. A question a hook rewrote is kept as the hook left it: what
+// the hook took out is saved nowhere.
+func TestTypedIsKeptBeside(t *testing.T) {
+	const expanded = "what is this?\n[file: notes.md]\n```\nbuy milk\n```"
+	// A hook that takes a key out of the question.
+	const redact = `hooks:
+  preGeneration:
+    - command: printf '{"prompt":"key=[redacted]\\n@notes.md"}'
+`
+	tests := []struct {
+		name  string
+		hooks string
+		typed bool
+		text  string
+		want  llm.Message
+	}{
+		{"an @path line", "", true, "what is this?\n@notes.md",
+			llm.Message{Role: llm.RoleUser, Content: expanded, Typed: "what is this?\n@notes.md"}},
+		{"nothing to expand", "", true, "what is this?",
+			llm.Message{Role: llm.RoleUser, Content: "what is this?"}},
+		{"from elsewhere", "", false, "what is this?\n@notes.md",
+			llm.Message{Role: llm.RoleUser, Content: "what is this?\n@notes.md"}},
+		{"rewritten by a hook", redact, true, "key=SECRET\n@notes.md",
+			llm.Message{Role: llm.RoleUser, Content: "key=[redacted]\n[file: notes.md]\n```\nbuy milk\n```", Typed: "key=[redacted]\n@notes.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := hookedConfig(t, "model: echo/test\n"+tt.hooks, map[string]string{"notes.md": "buy milk\n"})
+			s := newTestSession(t, cfg, &fakeModel{}, &recSink{})
+			prompt := s.Prompt
+			if tt.typed {
+				prompt = s.PromptTyped
+			}
+			if err := prompt(context.Background(), tt.text); err != nil {
+				t.Fatal(err)
+			}
+			if got := s.History()[0]; !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("the history keeps\n%#v\nwant\n%#v", got, tt.want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/mm-agent/mm/handoff"
@@ -8,10 +9,10 @@ import (
 	"github.com/mm-agent/mm/tools"
 )
 
-// UserText is a message of the person as the history keeps it: the
-// question as the model read it (hook contexts included), or an /ask…
-// command. Only Replay makes it: live, a front end shows the prompt it
-// sent itself.
+// UserText is a message of the person as a resumed session shows it: the
+// question as typed, its @path and $name lines not expanded (as a hook
+// left it, when one rewrote it), or an /ask… command. Only Replay makes
+// it: live, a front end shows the prompt it sent itself.
 type UserText struct {
 	Text string
 }
@@ -19,12 +20,12 @@ type UserText struct {
 func (UserText) event() {}
 
 // Replay is what a saved history shows again, in its order: each user
-// message as UserText, each answer as Text, and each tool call whole, as
-// one ToolEnded carrying its input, its output as the model read it and
-// how it ended. An /ask… exchange is the command "/ask <agent>
-// <question as sent>", then the answer as read. The note a compression
-// puts before its summary, and any other message (a system one), is an
-// info Notice.
+// message as UserText (its Typed when it has one, not the files and skills
+// it brought in), each answer as Text, and each tool call whole, as one
+// ToolEnded carrying its input, its output as the model read it and how
+// it ended. An /ask… exchange is the command "/ask <agent> <question as
+// typed>", then the answer as read. The note a compression puts before
+// its summary, and any other message (a system one), is an info Notice.
 //
 // Hook runs are not part of a history, so none is replayed; nor is what an
 // asked agent streamed while it answered: ask_agent's call shows the
@@ -53,13 +54,13 @@ func Replay(history []llm.Message) []Event {
 			}
 			if agent, q, answer, ok := handoff.SplitHistoryEntry(m.Content); ok {
 				// An /ask… exchange: the command, then its answer.
-				evs = append(evs, UserText{Text: "/ask " + agent + " " + q})
+				evs = append(evs, UserText{Text: "/ask " + agent + " " + cmp.Or(m.Typed, q)})
 				if answer != "" {
 					evs = append(evs, Text{Text: answer})
 				}
 				continue
 			}
-			evs = append(evs, UserText{Text: m.Content})
+			evs = append(evs, UserText{Text: cmp.Or(m.Typed, m.Content)})
 		case llm.RoleAssistant:
 			if m.Content != "" {
 				evs = append(evs, Text{Text: m.Content})

@@ -73,6 +73,14 @@ func TestReplay(t *testing.T) {
 			UserText{Text: "/ask expert why?"},
 			Text{Text: "because"},
 		}},
+		{"questions as typed, not as expanded", []llm.Message{
+			{Role: llm.RoleUser, Content: "look\n[file: a.md]\n```\nx\n```", Typed: "look\n@a.md"},
+			{Role: llm.RoleUser, Content: handoff.HistoryEntry("expert", "why?\n[file: a.md]\n```\nx\n```", "because"), Typed: "why?\n@a.md"},
+		}, []Event{
+			UserText{Text: "look\n@a.md"},
+			UserText{Text: "/ask expert why?\n@a.md"},
+			Text{Text: "because"},
+		}},
 		{"a compressed history", []llm.Message{
 			{Role: llm.RoleUser, Content: compressedNote},
 			{Role: llm.RoleAssistant, Content: "We listed the files."},

@@ -150,16 +150,22 @@ func (s *Session) runTurn(ctx context.Context, text string, typed bool) error {
 	// the history keeps, the expansion — it is the question, and later turns
 	// send the very same bytes. The hooks' contexts follow it in this turn's
 	// model calls only: the history keeps the rewritten question without them.
-	prompt := pg.Prompt
+	// Beside the expansion it keeps the question before it (Typed), which a
+	// resumed session shows: the hooks' question, not the person's, so that
+	// nothing a hook took out is saved.
+	kept := llm.Message{Role: llm.RoleUser, Content: pg.Prompt}
 	if typed {
 		var err error
-		if prompt, err = s.expand(prompt); err != nil {
+		if kept.Content, err = s.expand(pg.Prompt); err != nil {
 			t.end("", err)
 			return err
 		}
+		if kept.Content != pg.Prompt {
+			kept.Typed = pg.Prompt
+		}
 	}
-	question := handoff.AppendContexts(prompt, pg.Contexts)
-	answer, err := s.loop(ctx, t, prompt, question)
+	question := handoff.AppendContexts(kept.Content, pg.Contexts)
+	answer, err := s.loop(ctx, t, kept, question)
 	err = describe(ctx, err)
 	errText := ""
 	if err != nil {
@@ -171,13 +177,13 @@ func (s *Session) runTurn(ctx context.Context, text string, typed bool) error {
 }
 
 // loop calls the model and runs its tool calls until it answers. The history
-// keeps prompt; every model call of the turn reads question (prompt, then
-// the hooks' contexts) in its place. The next turn's request differs from
-// this turn's from the question on, so a local server reads that part
-// anew once (docs/explanation/performance.md).
-func (s *Session) loop(ctx context.Context, t *turn, prompt, question string) (string, error) {
-	s.appendHistory(llm.Message{Role: llm.RoleUser, Content: prompt})
-	defer s.readWith(prompt, question)()
+// keeps prompt; every model call of the turn reads question (prompt's
+// Content, then the hooks' contexts) in its place. The next turn's request
+// differs from this turn's from the question on, so a local server reads
+// that part anew once (docs/explanation/performance.md).
+func (s *Session) loop(ctx context.Context, t *turn, prompt llm.Message, question string) (string, error) {
+	s.appendHistory(prompt)
+	defer s.readWith(prompt.Content, question)()
 	specs := s.toolSpecs()
 	out := s.cfg.StructuredOutput
 	onText := func(chunk string) { s.sink.Emit(Text{Text: chunk}) }

@@ -69,6 +69,10 @@ type message struct {
 	// IsError marks a tool result whose call failed or did not run, so
 	// that session/load shows its end.
 	IsError bool `json:"isError,omitempty"`
+	// Typed is a question before its @path and $name lines were expanded
+	// into Content, written only when that changed it: a resumed session
+	// shows it. Files written before it have none, and show Content.
+	Typed string `json:"typed,omitempty"`
 }
 
 type toolCall struct {
@@ -121,7 +125,7 @@ type anyLine struct {
 }
 
 func toWire(m llm.Message) message {
-	w := message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, IsError: m.IsError}
+	w := message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, IsError: m.IsError, Typed: m.Typed}
 	if len(m.ToolCalls) > 0 {
 		w.ToolCalls = make([]toolCall, len(m.ToolCalls))
 		for i, c := range m.ToolCalls {
@@ -132,7 +136,7 @@ func toWire(m llm.Message) message {
 }
 
 func (w message) llm() llm.Message {
-	m := llm.Message{Role: w.Role, Content: w.Content, ToolCallID: w.ToolCallID, Name: w.Name, IsError: w.IsError}
+	m := llm.Message{Role: w.Role, Content: w.Content, ToolCallID: w.ToolCallID, Name: w.Name, IsError: w.IsError, Typed: w.Typed}
 	if len(w.ToolCalls) > 0 {
 		m.ToolCalls = make([]llm.ToolCall, len(w.ToolCalls))
 		for i, c := range w.ToolCalls {

@@ -56,6 +56,18 @@ func TestRead(t *testing.T) {
 			turns: 2,
 		},
 		{
+			// A question saved expanded keeps what was typed beside it, in
+			// a replace's history too; ok.jsonl, written before, has none.
+			file: "typed.jsonl",
+			history: []llm.Message{
+				{Role: llm.RoleUser, Content: "what is in it?\n[file: notes.md]\n```\nbuy milk\n```", Typed: "what is in it?\n@notes.md"},
+				{Role: llm.RoleAssistant, Content: "Milk."},
+				{Role: llm.RoleUser, Content: "and then?"},
+			},
+			asked: map[string]string{},
+			turns: 2,
+		},
+		{
 			file: "torn.jsonl",
 			history: []llm.Message{
 				{Role: llm.RoleUser, Content: "list the files"},

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,5 +69,39 @@ func TestWriteThenOpen(t *testing.T) {
 	}
 	if s.Notices != nil {
 		t.Errorf("notices: %q", s.Notices)
+	}
+}
+
+// A question saved expanded is written with what was typed after its
+// content, in a message line and in a replace's history; a question that
+// was not expanded has no "typed", as every line written before it.
+func TestTypedIsWrittenBeside(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sessions")
+	w, err := sessions.Create(dir, sessions.Header{Cwd: "/work/p", Model: "echo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expanded := llm.Message{Role: llm.RoleUser, Content: "look\n[file: a.md]\n```\nx\n```", Typed: "look\n@a.md"}
+	if err := w.Append(expanded, llm.Message{Role: llm.RoleUser, Content: "plain"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Replace([]llm.Message{expanded}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(w.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")[1:]
+	want := []string{
+		`{"t":"message","role":"user","turn":1,"content":"look\n[file: a.md]\n` + "```" + `\nx\n` + "```" + `","typed":"look\n@a.md"}`,
+		`{"t":"message","role":"user","turn":2,"content":"plain"}`,
+		`{"t":"replace","turns":1,"history":[{"role":"user","content":"look\n[file: a.md]\n` + "```" + `\nx\n` + "```" + `","typed":"look\n@a.md"}]}`,
+	}
+	if !reflect.DeepEqual(lines, want) {
+		t.Errorf("lines\n got %q\nwant %q", lines, want)
 	}
 }

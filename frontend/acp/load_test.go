@@ -48,8 +48,12 @@ hooks:
   - afterTool: bash
     say: Looked.
   - role: user
+    when: '^what is in it'
+    say: Milk.
+  - role: user
     say: "Again: {{question}}"
 `,
+	"notes.md": "buy milk\n",
 }
 
 // loadOptions are the options of mm -acp over real sessions in a folder
@@ -70,8 +74,8 @@ func loadOptions(t *testing.T, st *memStore) (Options, string) {
 }
 
 // TestLoadSession: a session saved by one mm -acp is loaded by the next:
-// its history is replayed before the response — the person's messages,
-// the answers, each call whole with how it ended, no hook run — its
+// its history is replayed before the response — the person's messages as
+// typed, the answers, each call whole with how it ended, no hook run — its
 // commands advertised, and it goes on where it was, saved in the same
 // session.
 func TestLoadSession(t *testing.T) {
@@ -90,7 +94,7 @@ func TestLoadSession(t *testing.T) {
 		t.Fatalf("session/new gave id %q, not the saved session's s1", id)
 	}
 	h.client.waitUpdates(t, 1) // the commands
-	for _, p := range []string{"hello", "look"} {
+	for _, p := range []string{"hello", "look", "what is in it?\n@notes.md"} {
 		if _, err := h.prompt(id, acp.TextBlock(p)); err != nil {
 			t.Fatalf("prompt %q: %v", p, err)
 		}
@@ -114,6 +118,9 @@ func TestLoadSession(t *testing.T) {
 		`{"_meta":{"mm":{"subject":"echo no; exit 3","tool":"bash"}},"content":[{"content":{"text":"no\n[exit status 3]","type":"text"},"type":"content"}],"kind":"execute","rawInput":{"command":"echo no; exit 3"},"sessionUpdate":"tool_call","status":"failed","title":"bash: echo no; exit 3","toolCallId":"call_2"}`,
 		`{"_meta":{"mm":{"denied":"hook","subject":"rm -rf build","tool":"bash"}},"content":[{"content":{"text":"[denied by a hook: no deletions]","type":"text"},"type":"content"}],"kind":"execute","rawInput":{"command":"rm -rf build"},"sessionUpdate":"tool_call","status":"failed","title":"bash: rm -rf build — denied by a hook","toolCallId":"call_3"}`,
 		`{"content":{"text":"Looked.","type":"text"},"sessionUpdate":"agent_message_chunk"}`,
+		// The question as the editor sent it, not the file it brought in.
+		`{"content":{"text":"what is in it?\n@notes.md","type":"text"},"sessionUpdate":"user_message_chunk"}`,
+		`{"content":{"text":"Milk.","type":"text"},"sessionUpdate":"agent_message_chunk"}`,
 		`{"availableCommands":[{"description":"ask another agent: /ask \u003cagent\u003e \u003cquestion\u003e","input":{"hint":"agent and question"},"name":"ask"},{"description":"ask expert a question","input":{"hint":"question"},"name":"ask-expert"},{"description":"ask expert a question, sending this conversation along","input":{"hint":"question"},"name":"ask-with-context-expert"},{"description":"compress the conversation now, to fit the model's window","name":"compact"}],"sessionUpdate":"available_commands_update"}`,
 	})
 

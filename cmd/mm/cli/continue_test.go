@@ -78,24 +78,31 @@ func TestContinueIsThisFoldersLastUsed(t *testing.T) {
 }
 
 // TestLineResumeShowsTerminal: on a terminal, the line mode going on with
-// a session shows its last turns, the answers rendered as markdown, and
-// says how many earlier ones /history shows.
+// a session shows its last turns, each question as it was typed (an @path
+// line, not the file it read), the answers rendered as markdown, and says
+// how many earlier ones /history shows.
 func TestLineResumeShowsTerminal(t *testing.T) {
 	dir := t.TempDir()
 	state := os.Getenv("XDG_STATE_HOME") // startTerminal's
-	writeFiles(t, dir, map[string]string{"agent.yaml": "model: echo/main\n"})
+	writeFiles(t, dir, map[string]string{
+		"agent.yaml":  "model: script/script.yaml\n",
+		"notes.md":    "buy milk\n",
+		"script.yaml": "rules:\n  - when: notes.md\n    say: A shopping list.\n  - say: '{{question}}'\n",
+	})
 	runIn(t, dir, state, "", "-p", "one")
-	for _, q := range []string{"two", "three", "a **bold** four"} {
+	for _, q := range []string{"two", "what is in it?\n@notes.md", "a **bold** four"} {
 		runIn(t, dir, state, "", "--continue", "-p", q)
 	}
 	term := startTerminal(t, dir, "--continue")
 	term.waitFor("continuing this folder's last session: ")
 	term.waitFor("… 1 earlier turn: /history shows them")
 	term.waitFor("› two")
+	term.waitFor("› what is in it?\r\n  @notes.md\r\n🤖 A shopping list.")
 	term.waitFor("🤖 a \x1b[1mbold\x1b[0m four")
 	m := term.mark()
 	term.send("/history\r")
 	term.waitSince(m, "› one")
 	term.send("/exit\r")
 	term.waitExit()
+	term.hasNone("buy milk")
 }

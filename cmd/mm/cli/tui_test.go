@@ -206,3 +206,86 @@ func TestWindowResume(t *testing.T) {
 	term.send("/exit\r")
 	term.waitExit()
 }
+
+// TestWindowResumeHoldsTheWholeSession: the window going on with a session
+// longer than its screen holds every turn in its scrollback — PgUp brings
+// the first back — each question as it was typed (an @path line, not the
+// file it read); a compressed session shows its summary where the older
+// turns were, and not them.
+func TestWindowResumeHoldsTheWholeSession(t *testing.T) {
+	state := os.Getenv("XDG_STATE_HOME") // startTerminal's
+	files := map[string]string{
+		"agent.yaml": "model: script/script.yaml\n",
+		"notes.md":   "buy milk\n",
+		"script.yaml": `rules:
+  - summary: true
+    say: "Summary: the person asked about the build."
+  - when: 'notes.md'
+    say: A shopping list.
+  - say: "answer to {{question}}"
+`,
+	}
+	t.Run("longer than the screen", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, files)
+		questions := []string{"question one", "question two", "question three", "question four", "question five"}
+		for i, q := range append(questions, "what is in it?\n@notes.md") {
+			args := []string{"-p", q}
+			if i > 0 {
+				args = append([]string{"--continue"}, args...)
+			}
+			runIn(t, dir, state, "", args...)
+		}
+		// 9 rows of transcript: the last turns only, at first.
+		term := startTerminalSize(t, dir, 80, 12, "-tui", "--continue")
+		term.waitFor("› what is in it?")
+		term.waitFor("  @notes.md")
+		term.waitFor("🤖 A shopping list.")
+		term.waitFor("idle · Enter sends")
+		if strings.Contains(term.since(0), "› question one") {
+			t.Fatalf("the first turn is on a screen of 9 rows with the last: the test shows nothing of the scrollback\n%q", term.since(0))
+		}
+		// A page up at a time, each drawn, until the first turn shows.
+		for !strings.Contains(term.since(0), "› question one") {
+			m := term.mark()
+			term.send("\x1b[5~") // PgUp
+			term.waitSince(m, " rows, PgDn · ")
+		}
+		for _, q := range questions {
+			term.waitFor("› " + q)
+			term.waitFor("🤖 answer to " + q)
+		}
+		term.send("/exit\r")
+		term.waitExit()
+		term.hasNone("buy milk")
+	})
+	t.Run("compressed", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, files)
+		runIn(t, dir, state, "", "-p", "the first question")
+		for _, q := range []string{"the second question", "/compact", "the third question"} {
+			runIn(t, dir, state, "", "--continue", "-p", q)
+		}
+		term := startTerminal(t, dir, "-tui", "--continue")
+		term.waitFor("› the third question")
+		term.waitFor("idle · Enter sends")
+		shown := term.since(0)
+		order := []string{
+			"[mm] The earlier part of this conversation was compressed to fit the model's context window; your summary of it follows.",
+			"🤖 Summary: the person asked about the build.",
+			"› the second question",
+			"› the third question",
+		}
+		at := 0
+		for _, s := range order {
+			i := strings.Index(shown[at:], s)
+			if i < 0 {
+				t.Fatalf("the window does not show %q after %q\n%q", s, shown[:at], shown)
+			}
+			at += i + len(s)
+		}
+		term.send("/exit\r")
+		term.waitExit()
+		term.hasNone("the first question")
+	})
+}
