@@ -44,7 +44,7 @@ for ((r = 0; r < rounds; r++)); do
 		j=$(((i + r) % n))
 		args+=(-n "${names[j]}" "${cmds[j]}")
 	done
-	hyperfine -N -w 3 -r "$runs" --export-csv "$work/round-$r.csv" "${args[@]}" >/dev/null
+	hyperfine -N -w 3 -r "$runs" --export-csv "$work/round-$r.csv" "${args[@]}" >/dev/null 2>&1
 done
 # Per round: each command's median; the hook's cost and ratio. Then the
 # medians over the rounds, and the lowest and highest ratio.

@@ -6,7 +6,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 
-	"github.com/mm-agent/mm/internal/proc"
 	"github.com/mm-agent/mm/internal/tracing"
 )
 
@@ -42,19 +41,10 @@ func NewEngine(cfg *Config, opts Options) *Engine {
 }
 
 // Prepare readies, in the background, what the first command hook's run
-// needs (internal/proc: the subreaper and the watchdog), when the
-// configuration has a command hook: that run then costs about one process.
+// needs, when the configuration has a command hook (Prepare).
 func (e *Engine) Prepare() {
-	if e == nil || e.cfg == nil {
-		return
-	}
-	for _, ev := range Events {
-		for _, en := range e.cfg.Entries(ev) {
-			if en.Wasm == "" {
-				proc.Prepare()
-				return
-			}
-		}
+	if e != nil {
+		Prepare(e.cfg)
 	}
 }
 

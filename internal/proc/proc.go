@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -44,12 +45,14 @@ type supervisor struct {
 	supervising bool
 	reaper      *reaper // non-nil while supervising (Linux)
 
-	shutdown sync.Once
-	finished bool // Shutdown has begun: Prepare starts nothing
+	shutdown  sync.Once
+	finished  bool          // Shutdown has begun: Prepare starts nothing
+	preparing atomic.Bool   // Prepare was called
+	prepared  chan struct{} // closed once Prepare's work is over
 }
 
 func newSupervisor() *supervisor {
-	return &supervisor{groups: map[int]struct{}{}, adopted: map[int]bool{}}
+	return &supervisor{groups: map[int]struct{}{}, adopted: map[int]bool{}, prepared: make(chan struct{})}
 }
 
 // SysProcAttr returns the attributes of a child of mm: the leader of a new
@@ -120,14 +123,25 @@ func Supervise() {
 }
 
 // Prepare does, in the background, the one-off work of mm's first child:
-// becoming the subreaper (when Supervise was called) and starting the
-// watchdog, whose start is also the Go runtime's first (it probes pidfd
-// with a fork of its own). A caller that knows a child will come soon — a
-// session with command hooks — calls it, so that the child's start does
-// not pay for them; a run that starts no child never calls it.
-func Prepare() { go std.prepare() }
+// becoming the subreaper (when Supervise was called), the Go runtime's
+// probe of pidfd (a fork of its own, at its first process start), and
+// starting the watchdog. A caller that knows a child will come soon — a
+// configuration with command hooks — calls it as early as it can, so that
+// the child's start does not pay for them; a run that starts no child
+// never calls it. It reports whether this call began the work: later calls
+// do nothing.
+func Prepare() bool {
+	if !std.preparing.CompareAndSwap(false, true) {
+		return false
+	}
+	go std.prepare()
+	return true
+}
 
+// prepare is Prepare's work; Shutdown waits for it (prepared), so that no
+// process it starts, the runtime's probe included, outlives Shutdown.
 func (s *supervisor) prepare() {
+	defer close(s.prepared)
 	s.mu.Lock()
 	if s.finished || s.dogTried {
 		s.mu.Unlock()
@@ -137,6 +151,11 @@ func (s *supervisor) prepare() {
 	s.mu.Unlock()
 	if supervise {
 		s.supervise()
+	}
+	// The probe, by the one call that makes it without starting a
+	// process; the watchdog's start then forks once, not twice.
+	if p, err := os.FindProcess(os.Getpid()); err == nil {
+		_ = p.Release()
 	}
 	s.mu.Lock()
 	if s.finished || s.dogTried {
@@ -222,8 +241,13 @@ func (s *supervisor) wait(cmd *exec.Cmd) error {
 // finish is Shutdown's work.
 func (s *supervisor) finish() {
 	s.mu.Lock()
-	dog, started := s.dog, s.started
 	s.finished = true
+	s.mu.Unlock()
+	if s.preparing.Load() {
+		<-s.prepared
+	}
+	s.mu.Lock()
+	dog, started := s.dog, s.started
 	s.mu.Unlock()
 	s.stopReaper()
 	if !started {

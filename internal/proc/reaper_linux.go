@@ -31,13 +31,18 @@ func (s *supervisor) supervise() {
 		return
 	}
 	r := &reaper{sigs: make(chan os.Signal, 1), quit: make(chan struct{}), done: make(chan struct{})}
-	signal.Notify(r.sigs, syscall.SIGCHLD)
 	s.reaper = r
 	go s.reap(r)
 }
 
+// reap sweeps on every SIGCHLD until stopReaper. It asks for the signal
+// itself: a first signal.Notify waits for the runtime's signal thread to
+// start, which neither Prepare nor a first child should wait for. A SIGCHLD
+// before it is not lost work: Wait sweeps after every command, and
+// Shutdown reaps whatever is left.
 func (s *supervisor) reap(r *reaper) {
 	defer close(r.done)
+	signal.Notify(r.sigs, syscall.SIGCHLD)
 	for {
 		select {
 		case <-r.sigs:
@@ -56,9 +61,9 @@ func (s *supervisor) stopReaper() {
 	if r == nil {
 		return
 	}
-	signal.Stop(r.sigs)
 	close(r.quit)
 	<-r.done
+	signal.Stop(r.sigs)
 }
 
 // sweep reaps the adopted children that have exited, and keeps the
@@ -77,7 +82,7 @@ func (s *supervisor) sweep() {
 	self, pgrp := os.Getpid(), unix.Getpgrp()
 	sid, _ := unix.Getsid(0)
 	running := map[int]bool{}
-	for _, pid := range Children() {
+	for _, pid := range adoptable() {
 		st, ok := readStat(pid)
 		if !ok || st.ppid != self || s.dog.isWatchdog(pid) {
 			continue
@@ -155,6 +160,19 @@ func hasChildren() bool {
 	return err != unix.ECHILD
 }
 
+// adoptable returns the children of this process's main thread: the
+// kernel gives an orphan to the first live thread of its subreaper, the
+// main thread, which lives as long as mm. One file to read after every
+// command, where Children reads one a thread; Children where the kernel
+// has no such file.
+func adoptable() []int {
+	pids, err := threadChildren(strconv.Itoa(os.Getpid()))
+	if err != nil {
+		return Children()
+	}
+	return pids
+}
+
 // Children returns the pids of this process's children, as the kernel lists
 // them in /proc/self/task/*/children (a child's parent is a thread), or from
 // every process's stat where the kernel has no such file
@@ -172,17 +190,26 @@ func Children() []int {
 	for _, t := range tasks {
 		// A thread that has just exited has no file any more: it has no
 		// children either.
-		b, err := readProc("/proc/self/task/" + t.Name() + "/children")
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				pids = append(pids, pid)
-			}
+		if kids, err := threadChildren(t.Name()); err == nil {
+			pids = append(pids, kids...)
 		}
 	}
 	return pids
+}
+
+// threadChildren reads the children of one of this process's threads.
+func threadChildren(tid string) ([]int, error) {
+	b, err := readProc("/proc/self/task/" + tid + "/children")
+	if err != nil {
+		return nil, err
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids, nil
 }
 
 func childrenByStat(self int) []int {

@@ -15,6 +15,7 @@ import (
 	"github.com/mm-agent/mm/frontend"
 	"github.com/mm-agent/mm/frontend/line"
 	"github.com/mm-agent/mm/frontend/tui"
+	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/internal/acpconn"
 	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/mmconfigs"
@@ -234,6 +235,8 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 	if err != nil {
 		return f.failed(s, format, 1, err, frontend.ReportError)
 	}
+	// While the session is built: what the first command hook needs.
+	hooks.Prepare(&cfg.Hooks)
 	end.wait()
 	model := cfg.Model
 	if f.model != "" {
