@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,48 +34,8 @@ func TestReferencePostHooksAfterFrontEndCancel(t *testing.T) {
 		slowModel: slowScript,
 	}
 	want := `{"event":"postGeneration","cwd":"$WORK","model":"script/slow.s.yaml","prompt":"take your time","error":"cancelled"}` + "\n"
-	// ran fails unless the hook has run to its end, on the cancelled turn.
-	ran := func(t *testing.T, dir, when string) {
-		t.Helper()
-		got, err := os.ReadFile(filepath.Join(dir, "post.json"))
-		if err != nil {
-			t.Fatalf("%s, the postGeneration hook has not run to its end: %v", when, err)
-		}
-		if w := strings.ReplaceAll(want, "$WORK", dir); string(got) != w {
-			t.Errorf("the postGeneration hook read\n%s\nwant\n%s", got, w)
-		}
-	}
-
-	terminalCases := []struct {
-		name   string
-		args   []string
-		ready  string // what the front end shows once it reads a question
-		cancel string // what the person types while the turn runs
-	}{
-		{"line/Ctrl-C", nil, "› ", "\x03"},
-		{"line//abort", nil, "› ", "/abort\r"},
-		{"window/Escape", []string{"-tui"}, "idle · Enter sends", "\x1b"},
-	}
-	for _, tc := range terminalCases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			dir := t.TempDir()
-			writeFiles(t, dir, files)
-			term := startTerminal(t, dir, tc.args...)
-			term.waitFor(tc.ready)
-			term.send("take your time\r")
-			turnStarted(t, dir)
-			m := term.mark()
-			term.send(tc.cancel)
-			term.waitSince(m, "mm: cancelled")
-			ran(t, dir, `when the turn said "mm: cancelled"`)
-			term.send("/exit\r")
-			term.waitExit()
-		})
-	}
-
-	// postAsk, on a hand-off the person typed (/ask), cancelled in the
-	// line mode and the window: the hook reads the cancelled hand-off.
+	// postAsk, on a hand-off the person typed (/ask): the hook reads the
+	// cancelled hand-off.
 	askFiles := map[string]string{
 		"agent.yaml": "model: echo/main\nmmConfigs:\n  slow: slow.yaml\nhooks:\n" +
 			"  postAsk:\n    - command: sleep 1.5; " + postAskInput + "\n      timeout: 5s\n",
@@ -83,31 +44,50 @@ func TestReferencePostHooksAfterFrontEndCancel(t *testing.T) {
 	}
 	wantAsk := `{"event":"postAsk","cwd":"$WORK","model":"echo/main","ask":{"agent":"slow","config":"$WORK/slow.yaml",` +
 		`"agentModel":"script/slow.s.yaml","via":"command","withContext":false,"depth":0,"prompt":"take your time"},"error":"cancelled","durationMs":D}` + "\n"
-	for _, tc := range []struct {
-		name, ready, cancel string
-		args                []string
+	// ran fails unless the hook of event has run to its end, on the
+	// cancelled turn, reading want.
+	ran := func(t *testing.T, dir, when, event, want string) {
+		t.Helper()
+		got, err := os.ReadFile(filepath.Join(dir, "post.json"))
+		if err != nil {
+			t.Fatalf("%s, the %s hook has not run to its end: %v", when, event, err)
+		}
+		if w := strings.ReplaceAll(want, "$WORK", dir); string(got) != w {
+			t.Errorf("the %s hook read\n%s\nwant\n%s", event, got, w)
+		}
+	}
+
+	const lineReady, windowReady = "› ", "idle · Enter sends" // what each shows once it reads a question
+	terminalCases := []struct {
+		name     string
+		args     []string
+		ready    string
+		question string
+		cancel   string // what the person types while the turn runs
+		said     string // what the front end says of the cancelled turn
+		files    map[string]string
+		event    string
+		want     string
 	}{
-		{"line-ask/Ctrl-C", "› ", "\x03", nil},
-		{"window-ask/Escape", "idle · Enter sends", "\x1b", []string{"-tui"}},
-	} {
+		{"line/Ctrl-C", nil, lineReady, "take your time", "\x03", "mm: cancelled", files, "postGeneration", want},
+		{"line//abort", nil, lineReady, "take your time", "/abort\r", "mm: cancelled", files, "postGeneration", want},
+		{"window/Escape", []string{"-tui"}, windowReady, "take your time", "\x1b", "mm: cancelled", files, "postGeneration", want},
+		{"line-ask/Ctrl-C", nil, lineReady, "/ask slow take your time", "\x03", "cancelled", askFiles, "postAsk", wantAsk},
+		{"window-ask/Escape", []string{"-tui"}, windowReady, "/ask slow take your time", "\x1b", "cancelled", askFiles, "postAsk", wantAsk},
+	}
+	for _, tc := range terminalCases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			writeFiles(t, dir, askFiles)
+			writeFiles(t, dir, tc.files)
 			term := startTerminal(t, dir, tc.args...)
 			term.waitFor(tc.ready)
-			term.send("/ask slow take your time\r")
+			term.send(tc.question + "\r")
 			turnStarted(t, dir)
 			m := term.mark()
 			term.send(tc.cancel)
-			term.waitSince(m, "cancelled")
-			got, err := os.ReadFile(filepath.Join(dir, "post.json"))
-			if err != nil {
-				t.Fatalf("when the hand-off said cancelled, the postAsk hook has not run to its end: %v", err)
-			}
-			if w := strings.ReplaceAll(wantAsk, "$WORK", dir); string(got) != w {
-				t.Errorf("the postAsk hook read\n%s\nwant\n%s", got, w)
-			}
+			term.waitSince(m, tc.said)
+			ran(t, dir, "when the turn said "+strconv.Quote(tc.said), tc.event, tc.want)
 			term.send("/exit\r")
 			term.waitExit()
 		})
@@ -128,7 +108,7 @@ func TestReferencePostHooksAfterFrontEndCancel(t *testing.T) {
 		if r.Error != nil || json.Unmarshal(r.Result, &res) != nil || res.StopReason != "cancelled" {
 			t.Fatalf("the prompt was answered %s (error %v), want stop reason cancelled", r.Result, r.Error)
 		}
-		ran(t, dir, "when the prompt was answered")
+		ran(t, dir, "when the prompt was answered", "postGeneration", want)
 	})
 }
 
