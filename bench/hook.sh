@@ -24,7 +24,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 command -v hyperfine >/dev/null || { echo "hook.sh: needs hyperfine: apt-get install hyperfine" >&2; exit 2; }
 
-go build -o "$work/mm" "$root/cmd/mm"
+CGO_ENABLED=0 go build -o "$work/mm" "$root/cmd/mm"
 printf 'model: echo/any\npersist: false\n' >"$work/plain.yaml"
 printf 'model: echo/any\npersist: false\nhooks:\n  preGeneration:\n    - command: cat </dev/null\n' >"$work/hook.yaml"
 names=("sh" "mm" "mm+hook")
@@ -32,7 +32,7 @@ cmds=("sh -c 'cat </dev/null'" "$work/mm -p hi --config $work/plain.yaml" "$work
 if [ -n "${BASE:-}" ]; then
 	mkdir "$work/base-src"
 	git -C "$root" archive "$BASE" | tar -x -C "$work/base-src"
-	(cd "$work/base-src" && go build -o "$work/mm-base" ./cmd/mm)
+	(cd "$work/base-src" && CGO_ENABLED=0 go build -o "$work/mm-base" ./cmd/mm)
 	names+=("base" "base+hook")
 	cmds+=("$work/mm-base -p hi --config $work/plain.yaml" "$work/mm-base -p hi --config $work/hook.yaml")
 fi

@@ -46,7 +46,8 @@ func BenchmarkStartWatchdog(b *testing.B) {
 			b.Fatal("no watchdog")
 		}
 		d.run()
-		d.stop()
+		d.kill()
+		d.reap()
 		d.w.Close()
 	}
 }

@@ -248,25 +248,29 @@ func (s *supervisor) finish() {
 	}
 	s.mu.Lock()
 	dog, started := s.dog, s.started
-	s.mu.Unlock()
-	s.stopReaper()
-	if !started {
-		// No child was ever started, so mm has no descendant to adopt:
-		// a turn that started nothing pays nothing at its end either.
-		return
-	}
-	s.mu.Lock()
-	groups := make([]int, 0, len(s.groups))
+	groups := make([]int, 0, len(s.groups)+len(s.adopted))
 	for g := range s.groups {
 		groups = append(groups, g)
 	}
+	for g := range s.adopted {
+		groups = append(groups, g)
+	}
 	s.mu.Unlock()
+	if !started {
+		// No child was ever started, so mm has no descendant to adopt:
+		// a turn that started nothing pays nothing at its end either.
+		s.stopReaper()
+		return
+	}
+	// Every group the watchdog knows of, then the watchdog, killed before
+	// the reaper is stopped and reaped after, so that its death overlaps
+	// that work. With it gone the look for other descendants below is one
+	// system call when nothing else is left.
 	for _, g := range groups {
 		_ = killGroup(g)
 	}
-	// The watchdog first, and directly: it is a child that is known, and
-	// with it gone the look for others below is one system call when
-	// nothing else is left.
-	dog.stop()
+	dog.kill()
+	s.stopReaper()
+	dog.reap()
 	s.killDescendants(ShutdownWait)
 }

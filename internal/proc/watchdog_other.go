@@ -18,4 +18,6 @@ func (d *watchdog) tell(byte, int) {}
 
 func (d *watchdog) isWatchdog(int) bool { return false }
 
-func (d *watchdog) stop() {}
+func (d *watchdog) kill() {}
+
+func (d *watchdog) reap() {}

@@ -93,27 +93,39 @@ func (d *watchdog) start() {
 	d.pid = cmd.Process.Pid
 }
 
-// stop kills the watchdog and reaps it, once it runs: at Shutdown, when
-// mm has killed what it was told of. It is killed rather than told to end
-// (its pipe closed) because a process killed is reaped soonest.
-func (d *watchdog) stop() {
-	if d == nil {
-		return
+// kill kills the watchdog, once it runs: at Shutdown, when mm has killed
+// what it was told of. It is killed rather than told to end (its pipe
+// closed) because a process killed is reaped soonest. Reap it then.
+func (d *watchdog) kill() {
+	if pid := d.runningPid(); pid != 0 {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
-	<-d.started
-	d.mu.Lock()
-	pid := d.pid
-	d.mu.Unlock()
+}
+
+// reap waits for the watchdog kill has killed.
+func (d *watchdog) reap() {
+	pid := d.runningPid()
 	if pid == 0 {
 		return
 	}
-	_ = syscall.Kill(pid, syscall.SIGKILL)
 	for {
 		_, err := syscall.Wait4(pid, nil, 0, nil)
 		if err != syscall.EINTR {
 			return
 		}
 	}
+}
+
+// runningPid waits for the watchdog's start and returns its pid, 0 when it
+// could not start or there is none.
+func (d *watchdog) runningPid() int {
+	if d == nil {
+		return 0
+	}
+	<-d.started
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.pid
 }
 
 // tell writes one line; the caller holds the supervisor's lock.
