@@ -43,7 +43,8 @@ type supervisor struct {
 	// supervising says Supervise was called: mm becomes the subreaper at
 	// its first child.
 	supervising bool
-	reaper      *reaper // non-nil while supervising (Linux)
+	subreaper   bool    // mm is its descendants' subreaper (Linux)
+	reaper      *reaper // non-nil from the first adoption until Shutdown (Linux)
 
 	shutdown  sync.Once
 	finished  bool          // Shutdown has begun: Prepare starts nothing
@@ -166,7 +167,7 @@ func (s *supervisor) prepare() {
 	s.dog = newWatchdog()
 	dog := s.dog
 	s.mu.Unlock()
-	dog.run()
+	dog.startNow()
 }
 
 // Shutdown kills every process group mm started and has not seen end, then

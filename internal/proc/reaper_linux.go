@@ -14,7 +14,11 @@ import (
 )
 
 // reaper sweeps mm's children on every SIGCHLD: it reaps the adopted ones
-// that exited and tells the watchdog the groups of those that run.
+// that exited and tells the watchdog the groups of those that run. It is
+// started by the first sweep that finds an adopted descendant running: until
+// then there is nothing for it to do — mm's own children are reaped by their
+// Wait — and a run that adopts none never asks for SIGCHLD, whose handling
+// cost the first hook 0.15 ms (docs/explanation/performance.md).
 type reaper struct {
 	sigs chan os.Signal
 	quit chan struct{}
@@ -24,10 +28,18 @@ type reaper struct {
 func (s *supervisor) supervise() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.reaper != nil {
+	if s.subreaper {
 		return
 	}
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return
+	}
+	s.subreaper = true
+}
+
+// startReaper starts the reaper, once; the caller holds s.mu.
+func (s *supervisor) startReaper() {
+	if s.reaper != nil || s.finished {
 		return
 	}
 	r := &reaper{sigs: make(chan os.Signal, 1), quit: make(chan struct{}), done: make(chan struct{})}
@@ -36,16 +48,17 @@ func (s *supervisor) supervise() {
 }
 
 // reap sweeps on every SIGCHLD until stopReaper. It asks for the signal
-// itself: a first signal.Notify waits for the runtime's signal thread to
-// start, which neither Prepare nor a first child should wait for. A SIGCHLD
-// before it is not lost work: Wait sweeps after every command, and
-// Shutdown reaps whatever is left.
+// itself, then sweeps once: a first signal.Notify waits for the runtime's
+// signal thread to start, which the sweep that started it should not wait
+// for, and an adopted child that exited before it would have no SIGCHLD
+// left to tell of it.
 func (s *supervisor) reap(r *reaper) {
 	// Done is told before Stop: Stop waits for the runtime's signal
 	// delivery to settle (0.1 ms), which Shutdown need not wait for.
 	defer signal.Stop(r.sigs)
 	defer close(r.done)
 	signal.Notify(r.sigs, syscall.SIGCHLD)
+	s.sweep()
 	for {
 		select {
 		case <-r.sigs:
@@ -78,12 +91,13 @@ func (s *supervisor) sweep() {
 	defer s.starting.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.reaper == nil {
+	if !s.subreaper {
 		return
 	}
 	self, pgrp := os.Getpid(), unix.Getpgrp()
 	sid, _ := unix.Getsid(0)
 	running := map[int]bool{}
+	adopting := false // an adopted descendant runs
 	for _, pid := range adoptable() {
 		st, ok := readStat(pid)
 		if !ok || st.ppid != self || s.dog.isWatchdog(pid) {
@@ -96,7 +110,13 @@ func (s *supervisor) sweep() {
 			_, _ = unix.Wait4(pid, nil, unix.WNOHANG, nil)
 			continue
 		}
-		if _, ours := s.groups[st.pgrp]; !ours && st.pgrp != pgrp && st.pgrp > 1 {
+		if st.pgrp == pgrp {
+			// mm's own group: a child started otherwise than by Start,
+			// as the runtime's probe of pidfd is, not an adopted one.
+			continue
+		}
+		adopting = true
+		if _, ours := s.groups[st.pgrp]; !ours && st.pgrp > 1 {
 			running[st.pgrp] = true
 		}
 	}
@@ -111,6 +131,9 @@ func (s *supervisor) sweep() {
 		}
 	}
 	s.adopted = running
+	if adopting {
+		s.startReaper()
+	}
 }
 
 // killDescendants kills every child mm has, with its group, and reaps it,

@@ -37,6 +37,7 @@ func TestMain(m *testing.M) {
 //	shutdown        Shutdown, then print its children
 //	prepare         Prepare, then print "ok"
 //	watchdog        print its watchdog's pid, or "none"
+//	reaper          print whether its reaper runs: "running" or "none"
 func helper(r io.Reader, w io.Writer) {
 	proc.Supervise()
 	in := bufio.NewScanner(r)
@@ -67,6 +68,12 @@ func helper(r io.Reader, w io.Writer) {
 				}
 			}
 			fmt.Fprintln(w, dog)
+		case "reaper":
+			if proc.ReaperRunning() {
+				fmt.Fprintln(w, "running")
+			} else {
+				fmt.Fprintln(w, "none")
+			}
 		case "shutdown":
 			proc.Shutdown()
 			fallthrough
@@ -164,6 +171,30 @@ func TestShutdownReapsAdopted(t *testing.T) {
 	}
 	if !gone(job) {
 		t.Errorf("the escaped job %d still runs", job)
+	}
+}
+
+// TestReaperStartsAtTheFirstAdoption: a supervising process asks for
+// SIGCHLD only once it has adopted a descendant: its own children are
+// reaped by their Wait, and a run that adopts none pays nothing for the
+// reaper (docs/explanation/performance.md).
+func TestReaperStartsAtTheFirstAdoption(t *testing.T) {
+	s := startSupervisor(t)
+	s.do("prepare")
+	s.pid("wait echo $$")
+	s.pid("wait sleep 0.01; echo $$")
+	if got := s.do("reaper"); got != "none" {
+		t.Fatalf("reaper %s after commands that left nothing behind, want none", got)
+	}
+	s.pid("wait " + escape("sleep 1000"))
+	if got := s.do("reaper"); got != "running" {
+		t.Errorf("reaper %s after a job escaped, want running", got)
+	}
+	if kids := s.do("shutdown"); kids != "" {
+		t.Errorf("children after Shutdown: %q", kids)
+	}
+	if got := s.do("reaper"); got != "none" {
+		t.Errorf("reaper %s after Shutdown, want none", got)
 	}
 }
 

@@ -73,6 +73,15 @@ func (d *watchdog) run() {
 	}
 }
 
+// startNow starts the watchdog from the caller's goroutine: Prepare's,
+// already in the background, where another goroutine's start would delay
+// it by 0.1–0.2 ms on a busy machine.
+func (d *watchdog) startNow() {
+	if d != nil {
+		d.start()
+	}
+}
+
 // start runs the watchdog on the read end of its pipe.
 func (d *watchdog) start() {
 	defer close(d.started)
