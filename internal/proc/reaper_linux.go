@@ -18,7 +18,7 @@ import (
 // started by the first sweep that finds an adopted descendant running: until
 // then there is nothing for it to do — mm's own children are reaped by their
 // Wait — and a run that adopts none never asks for SIGCHLD, whose handling
-// cost the first hook 0.15 ms (docs/explanation/performance.md).
+// cost the first hook up to 0.15 ms (docs/explanation/performance.md).
 type reaper struct {
 	sigs chan os.Signal
 	quit chan struct{}
