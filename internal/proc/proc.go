@@ -110,8 +110,10 @@ func KillGroup(p *os.Process) error {
 }
 
 // Supervise makes mm the subreaper of its descendants (Linux): a process
-// that leaves its group and is orphaned becomes mm's child, reaped when it
-// exits, told to the watchdog while it runs, and killed by Shutdown. Call
+// that leaves its group and is orphaned becomes mm's child, found after the
+// command it escaped ends, told to the watchdog while it runs, reaped when
+// it exits (by the reaper, which starts at the first such adoption), and
+// killed by Shutdown. Call
 // it once, at the start of main, and end with Shutdown; it takes effect
 // when mm starts its first child (before it), so that a run that starts
 // none pays nothing. Every child of a supervising process must be started

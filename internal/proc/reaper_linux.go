@@ -54,7 +54,7 @@ func (s *supervisor) startReaper() {
 // left to tell of it.
 func (s *supervisor) reap(r *reaper) {
 	// Done is told before Stop: Stop waits for the runtime's signal
-	// delivery to settle (0.1 ms), which Shutdown need not wait for.
+	// delivery to settle (about 0.1 ms), which Shutdown need not wait for.
 	defer signal.Stop(r.sigs)
 	defer close(r.done)
 	signal.Notify(r.sigs, syscall.SIGCHLD)
