@@ -12,12 +12,15 @@
 # the rounds are printed, with the rounds' spread.
 #
 #   bench/hook.sh                          # from the repository's root
-#   ROUNDS=30 RUNS=20 BASE=<rev> bench/hook.sh
+#   ROUNDS=60 BASE=<rev> bench/hook.sh
 #
-# The target is a hook that costs at most 1.5× the bare sh. Needs go and
-# hyperfine (apt-get install hyperfine).
+# mm is built as the README installs it (CGO_ENABLED=0). The same binary
+# measures ±0.05× from one run to the next on a 2-core machine: compare
+# against BASE in one run, and repeat it. The target is a hook that costs
+# at most 1.5× the bare sh. Needs go and hyperfine (apt-get install
+# hyperfine).
 set -euo pipefail
-rounds=${ROUNDS:-20}
+rounds=${ROUNDS:-40}
 runs=${RUNS:-20}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
