@@ -169,7 +169,7 @@ func (s *supervisor) prepare() {
 	s.dog = newWatchdog()
 	dog := s.dog
 	s.mu.Unlock()
-	dog.startNow()
+	dog.start()
 }
 
 // Shutdown kills every process group mm started and has not seen end, then
@@ -260,9 +260,9 @@ func (s *supervisor) finish() {
 	}
 	s.mu.Unlock()
 	if !started {
-		// No child was ever started, so mm has no descendant to adopt:
-		// a turn that started nothing pays nothing at its end either.
-		s.stopReaper()
+		// No child was ever started, so mm has no descendant to adopt
+		// and no reaper (it starts at the first adoption): a turn that
+		// started nothing pays nothing at its end either.
 		return
 	}
 	// Every group the watchdog knows of, then the watchdog, killed before

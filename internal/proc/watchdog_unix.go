@@ -62,28 +62,23 @@ func newWatchdog() *watchdog {
 	return &watchdog{w: w, r: r, started: make(chan struct{})}
 }
 
-// run starts the watchdog in the background: from Prepare, ahead of the
-// first child, or else once the first child has started, so that the
-// child's start does not wait on the watchdog's (a fork holds
-// syscall.ForkLock until the new program runs). Its arguments name it and
-// mm in ps: "mm-watchdog <pid>".
+// run starts the watchdog in the background once the first child has
+// started, where Prepare did not start it, so that the child's start does
+// not wait on the watchdog's (a fork holds syscall.ForkLock until the new
+// program runs).
 func (d *watchdog) run() {
 	if d != nil {
 		go d.start()
 	}
 }
 
-// startNow starts the watchdog from the caller's goroutine: Prepare's,
-// already in the background, where another goroutine's start would delay
-// it by 0.1–0.2 ms on a busy machine.
-func (d *watchdog) startNow() {
-	if d != nil {
-		d.start()
-	}
-}
-
-// start runs the watchdog on the read end of its pipe.
+// start runs the watchdog on the read end of its pipe and returns once it
+// runs; Prepare calls it from its own goroutine, already in the background.
+// Its arguments name it and mm in ps: "mm-watchdog <pid>".
 func (d *watchdog) start() {
+	if d == nil {
+		return
+	}
 	defer close(d.started)
 	cmd := exec.Command("/bin/sh", "-c", watchdogScript, "mm-watchdog", strconv.Itoa(os.Getpid()))
 	cmd.Stdin = d.r
