@@ -2,8 +2,11 @@
 # hook.sh measures what mm's first command hook costs (issue 24): mm -p with
 # an echo model, with and without one preGeneration hook running
 # `cat </dev/null`, beside a bare `sh -c 'cat </dev/null'` — the floor of
-# any command hook. With BASE, the same two runs of the mm of an earlier
-# commit beside them.
+# any command hook — and a Go program that runs the same command as a hook
+# is run (os/exec: sh -c, its input on stdin, stdout and stderr read, a
+# process group of its own), against the same program running nothing: the
+# floor of any Go program's hook, on the machine of the day. With BASE, the
+# same two runs of the mm of an earlier commit beside them.
 #
 # The runs are paired: ROUNDS short hyperfine blocks of RUNS runs each, the
 # commands in a different order every round, so that a machine that gets
@@ -30,8 +33,40 @@ command -v hyperfine >/dev/null || { echo "hook.sh: needs hyperfine: apt-get ins
 CGO_ENABLED=0 go build -o "$work/mm" "$root/cmd/mm"
 printf 'model: echo/any\npersist: false\n' >"$work/plain.yaml"
 printf 'model: echo/any\npersist: false\nhooks:\n  preGeneration:\n    - command: cat </dev/null\n' >"$work/hook.yaml"
-names=("sh" "mm" "mm+hook")
-cmds=("sh -c 'cat </dev/null'" "$work/mm -p hi --config $work/plain.yaml" "$work/mm -p hi --config $work/hook.yaml")
+mkdir "$work/floor"
+cat >"$work/floor/main.go" <<'GO'
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// With an argument, main runs it as mm runs a command hook; without, nothing.
+func main() {
+	if len(os.Args) < 2 {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", os.Args[1])
+	cmd.Stdin = bytes.NewReader([]byte(`{"event":"preGeneration","cwd":"/","model":"echo/any","prompt":"hi"}` + "\n"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if cmd.Run() != nil {
+		os.Exit(1)
+	}
+}
+GO
+printf 'module floor\n\ngo 1.21\n' >"$work/floor/go.mod"
+(cd "$work/floor" && CGO_ENABLED=0 go build -o "$work/go-floor" .)
+names=("sh" "mm" "mm+hook" "go" "go+hook")
+cmds=("sh -c 'cat </dev/null'" "$work/mm -p hi --config $work/plain.yaml" "$work/mm -p hi --config $work/hook.yaml"
+	"$work/go-floor" "$work/go-floor 'cat </dev/null'")
 if [ -n "${BASE:-}" ]; then
 	mkdir "$work/base-src"
 	git -C "$root" archive "$BASE" | tar -x -C "$work/base-src"
@@ -59,15 +94,16 @@ awk -F, '
 	FNR == 1 { round++; next }
 	{ gsub(/"/, "", $1); med[$1, round] = $4 * 1000 }
 	END {
-		split("sh mm mm+hook base base+hook", order, " ")
-		for (o = 1; o <= 5; o++) {
+		split("sh mm mm+hook go go+hook base base+hook", order, " ")
+		for (o = 1; o <= 7; o++) {
 			name = order[o]
 			if (!((name, 1) in med)) continue
 			for (r = 1; r <= round; r++) v[r] = med[name, r]
 			printf "%-10s median %6.2f ms\n", name, median(v, round)
 		}
-		for (o = 0; o <= 1; o++) {
-			plain = o ? "base" : "mm"; hooked = plain "+hook"
+		split("mm go base", pairs, " ")
+		for (o = 1; o <= 3; o++) {
+			plain = pairs[o]; hooked = plain "+hook"
 			if (!((plain, 1) in med)) continue
 			lo = 1e9; hi = 0
 			for (r = 1; r <= round; r++) {

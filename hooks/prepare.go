@@ -9,17 +9,20 @@ import (
 
 // Prepare readies, in the background, what the first command hook's run of
 // cfg needs, when cfg has one: the subreaper and the watchdog
-// (internal/proc), and the JSON encoder of a hook's input and the decoder
-// of its reply, whose first use builds their caches. That run then costs
-// about one process (docs/explanation/performance.md). A front end calls it
-// as soon as it has read the configuration; a session calls it too, for
-// the front ends that do not. Later calls do nothing.
+// (internal/proc), where sh is on PATH, and the JSON encoder of a hook's
+// input and the decoder of its reply, whose first use builds their caches.
+// That run then costs about one process (docs/explanation/performance.md).
+// A front end calls it as soon as it has read the configuration; a session
+// calls it too, for the front ends that do not. Later calls do nothing.
 func Prepare(cfg *Config) {
 	if !cfg.hasCommand() {
 		return
 	}
 	if proc.Prepare() {
-		go warmJSON()
+		go func() {
+			shPath()
+			_ = warmJSON()
+		}()
 	}
 }
 

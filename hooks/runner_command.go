@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -42,7 +43,8 @@ func (e *Engine) runCommand(ctx context.Context, ev Event, en *Entry, input []by
 
 	stdout := &cappedBuffer{max: MaxStdout, overflow: stop}
 	stderr := textcut.NewHead(maxStderr) // a chatty stderr never blocks the command
-	cmd := exec.CommandContext(ctx, "sh", "-c", en.Command)
+	cmd := exec.CommandContext(ctx, shPath(), "-c", en.Command)
+	cmd.Args[0] = "sh" // the hook's $0, wherever sh is
 	cmd.Dir = e.opts.Cwd
 	cmd.Env = env
 	cmd.Stdin = bytes.NewReader(input)
@@ -79,6 +81,18 @@ func (e *Engine) runCommand(ctx context.Context, ev Event, en *Entry, input []by
 	}
 	return nil, err
 }
+
+// shPath is the sh on mm's PATH, looked up once: exec.Command looks it up
+// again at every call, a stat for each PATH entry before sh's. Prepare
+// looks it up in the background. "sh" when it is not found, so that the
+// run's start reports exec's own error.
+var shPath = sync.OnceValue(func() string {
+	p, err := exec.LookPath("sh")
+	if err != nil {
+		return "sh"
+	}
+	return p
+})
 
 // cappedBuffer keeps a command's stdout up to max bytes; one more byte
 // marks it over and calls overflow, and the copy stops.

@@ -113,7 +113,7 @@ func TestStdoutLimit(t *testing.T) {
 }
 
 func TestStdinAndEnvironment(t *testing.T) {
-	cmd := `cat > "$T/stdin"; printf '{"context":"%s|%s|%s"}' "$MM_HOOK_EVENT" "$MM_CONFIG_DIR" "$(pwd -P)"`
+	cmd := `cat > "$T/stdin"; printf '{"context":"%s|%s|%s|%s"}' "$0" "$MM_HOOK_EVENT" "$MM_CONFIG_DIR" "$(pwd -P)"`
 	eng, dir := testEngine(t, configOf(PreToolCall, hook(cmd)))
 	var rec recorder
 	res := eng.PreToolCall(context.Background(), ToolCall{ID: "call_1", Name: "bash", Input: []byte(`{"command":"make && ls > out < in"}`)}, rec.observe)
@@ -129,12 +129,12 @@ func TestStdinAndEnvironment(t *testing.T) {
 		t.Errorf("stdin\n got %s\nwant %s", stdin, want)
 	}
 
-	// The environment and the working directory, read through a postToolCall
+	// $0, the environment and the working directory, read through a postToolCall
 	// context so that the reply carries them.
 	eng, dir = testEngine(t, configOf(PostToolCall, hook(cmd)))
 	contexts := eng.PostToolCall(context.Background(), ToolCall{Name: "bash"}, "", nil)
 	real, _ := filepath.EvalSymlinks(dir)
-	if want := "postToolCall|/configs|" + real; len(contexts) != 1 || contexts[0] != want {
+	if want := "sh|postToolCall|/configs|" + real; len(contexts) != 1 || contexts[0] != want {
 		t.Errorf("contexts %q, want [%q]", contexts, want)
 	}
 }
