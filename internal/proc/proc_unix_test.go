@@ -143,7 +143,7 @@ func TestExitStatus(t *testing.T) {
 }
 
 // TestWatchdogScript: at the end of its input, the watchdog kills the
-// groups it was told started and not told ended, and no other.
+// groups its table lists as started and not ended, and no other.
 func TestWatchdogScript(t *testing.T) {
 	group := func() *exec.Cmd {
 		cmd := exec.Command("sleep", "100")
@@ -155,8 +155,11 @@ func TestWatchdogScript(t *testing.T) {
 		return cmd
 	}
 	ended, running := group(), group()
+	table := proc.WatchdogTable([]int{ended.Process.Pid, running.Process.Pid}, []int{ended.Process.Pid})
+	defer table.Close()
 	dog := exec.Command("/bin/sh", "-c", proc.WatchdogScript, "mm-watchdog")
-	dog.Stdin = strings.NewReader("+ " + strconv.Itoa(ended.Process.Pid) + "\n+ " + strconv.Itoa(running.Process.Pid) + "\n- " + strconv.Itoa(ended.Process.Pid) + "\n")
+	dog.Stdin = strings.NewReader("")
+	dog.ExtraFiles = []*os.File{table}
 	if out, err := dog.CombinedOutput(); err != nil || len(out) > 0 {
 		t.Fatalf("the watchdog: %v %q", err, out)
 	}

@@ -99,8 +99,11 @@ func (s *supervisor) sweep() {
 	running := map[int]bool{}
 	adopting := false // an adopted descendant runs
 	for _, pid := range adoptable() {
+		if s.dog.isWatchdog(pid) {
+			continue
+		}
 		st, ok := readStat(pid)
-		if !ok || st.ppid != self || s.dog.isWatchdog(pid) {
+		if !ok || st.ppid != self {
 			continue
 		}
 		if _, ours := s.groups[pid]; ours || (st.pgrp == pid && st.sid == sid) {

@@ -8,58 +8,63 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
-	"time"
 )
 
-// What mm tells the watchdog, one line each: "+ <pgid>" when a group starts,
-// "- <pgid>" when it has ended.
+// What mm tells the watchdog: a group started, a group ended.
 const (
 	groupStarted = '+'
 	groupEnded   = '-'
 )
 
-// watchdogWriteWait bounds one write to the watchdog. It reads as fast as mm
-// writes, a few bytes per child; only a stopped or wedged watchdog makes mm
-// wait, and then mm goes on without it rather than hold up a hook.
-const watchdogWriteWait = 100 * time.Millisecond
+// slotWidth is the size of one slot of the watchdog's table: a group's id
+// right-aligned in ten characters (any 32-bit pid) and a newline. A slot
+// whose group ended is blank.
+const slotWidth = 11
 
-// watchdogScript is the watchdog: it keeps the groups it is told of until
-// its stdin reaches end of file — mm, the only holder of the other end, has
-// exited or died, however — then kills every group still there. It is in a
-// group of its own (a Ctrl-C at the terminal does not reach it) and ignores
-// the signals of a closed terminal, so that it outlives mm by the moment its
-// work takes. Only shell builtins: it starts no process.
+// watchdogScript is the watchdog: it sleeps until its stdin reaches end of
+// file — mm, the only holder of the other end, has exited or died, however
+// — then kills every group its table (fd 3) still lists. mm never writes to
+// its stdin and never wakes it: what it tells is written to the table,
+// which the watchdog reads once, at the end. It is in a group of its own (a
+// Ctrl-C at the terminal does not reach it) and ignores the signals of a
+// closed terminal, so that it outlives mm by the moment its work takes.
+// Only shell builtins: it starts no process.
 const watchdogScript = `trap '' INT HUP QUIT
-live=' '
-while read -r op id; do
-	case $op in
-	+) live="$live$id " ;;
-	-) case $live in *" $id "*) live="${live%%" $id "*} ${live#*" $id "}" ;; esac ;;
-	esac
-done
-for id in $live; do kill -s KILL -- "-$id"; done 2>/dev/null
+while read -r _; do :; done
+while read -r id; do
+	case $id in ?*) kill -s KILL -- "-$id" ;; esac
+done <&3 2>/dev/null
 `
 
-// watchdog is mm's end of the watchdog: the write end of its stdin, which no
-// child inherits (close-on-exec).
+// watchdog is mm's end of the watchdog: the write end of its stdin and its
+// table, which no child inherits (close-on-exec).
 type watchdog struct {
-	w, r    *os.File      // its pipe's ends; r is closed once it runs
+	w, r    *os.File      // its stdin's ends; r is closed once it runs
+	table   *os.File      // the groups it kills at the end, one slot each
 	started chan struct{} // closed once the watchdog runs, or could not start
 
 	mu     sync.Mutex
-	pid    int  // 0 until it runs
-	broken bool // it could not start, or a write failed: it is gone or stuck
+	pid    int           // 0 until it runs
+	slots  map[int]int64 // a listed group's slot, by its offset
+	free   []int64       // the offsets of blank slots
+	end    int64         // the offset past the last slot
+	broken bool          // it could not start, or the table could not be written
 }
 
-// newWatchdog makes the watchdog's pipe, or returns nil when there can be
-// none: mm then runs without it. What mm tells it waits in the pipe until
-// run starts it.
+// newWatchdog makes the watchdog's pipe and table, or returns nil when there
+// can be none: mm then runs without it. What mm tells it is in the table
+// before run starts it.
 func newWatchdog() *watchdog {
-	r, w, err := os.Pipe()
+	table, err := newTable()
 	if err != nil {
 		return nil
 	}
-	return &watchdog{w: w, r: r, started: make(chan struct{})}
+	r, w, err := os.Pipe()
+	if err != nil {
+		table.Close()
+		return nil
+	}
+	return &watchdog{w: w, r: r, table: table, started: make(chan struct{}), slots: map[int]int64{}}
 }
 
 // run starts the watchdog in the background once the first child has
@@ -82,6 +87,7 @@ func (d *watchdog) start() {
 	defer close(d.started)
 	cmd := exec.Command("/bin/sh", "-c", watchdogScript, "mm-watchdog", strconv.Itoa(os.Getpid()))
 	cmd.Stdin = d.r
+	cmd.ExtraFiles = []*os.File{d.table}
 	cmd.Env = []string{}
 	// Its own group, and no parent-death signal: it must outlive mm.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -132,7 +138,10 @@ func (d *watchdog) runningPid() int {
 	return d.pid
 }
 
-// tell writes one line; the caller holds the supervisor's lock.
+// tell lists a group that started in a slot of the table, or blanks the
+// slot of one that ended. Each is one write of a whole slot, which a SIGKILL
+// cannot cut in two and which wakes nobody; the caller holds the
+// supervisor's lock.
 func (d *watchdog) tell(op byte, pgid int) {
 	if d == nil {
 		return
@@ -142,10 +151,34 @@ func (d *watchdog) tell(op byte, pgid int) {
 	if d.broken {
 		return
 	}
-	line := strconv.AppendInt([]byte{op, ' '}, int64(pgid), 10)
-	line = append(line, '\n')
-	_ = d.w.SetWriteDeadline(time.Now().Add(watchdogWriteWait))
-	if _, err := d.w.Write(line); err != nil {
+	var slot [slotWidth]byte
+	for i := range slot {
+		slot[i] = ' '
+	}
+	slot[slotWidth-1] = '\n'
+	var at int64
+	switch op {
+	case groupStarted:
+		if _, listed := d.slots[pgid]; listed {
+			return
+		}
+		id := strconv.Itoa(pgid)
+		copy(slot[slotWidth-1-len(id):], id)
+		if n := len(d.free); n > 0 {
+			at, d.free = d.free[n-1], d.free[:n-1]
+		} else {
+			at, d.end = d.end, d.end+slotWidth
+		}
+		d.slots[pgid] = at
+	case groupEnded:
+		var listed bool
+		if at, listed = d.slots[pgid]; !listed {
+			return
+		}
+		delete(d.slots, pgid)
+		d.free = append(d.free, at)
+	}
+	if _, err := d.table.WriteAt(slot[:], at); err != nil {
 		d.broken = true
 	}
 }
