@@ -5,8 +5,9 @@
 // everything it starts are killed at once; on Linux the kernel also kills it
 // should mm die first (Pdeathsig). Wait kills what is left of the group once
 // the child has exited, even after a success. A watchdog, a small /bin/sh
-// started with the first child, kills every group mm did not report ended
-// when mm dies without a chance to do it, by SIGKILL too. Supervise makes mm
+// started with the first child, sleeps until mm is gone, then kills every
+// group that mm's table for it (a file they share) still lists: when mm
+// dies without a chance to do it, by SIGKILL too. Supervise makes mm
 // the subreaper of its descendants (Linux), so that a process that left its
 // group is still mm's: reaped when it exits, reported to the watchdog, and
 // killed by Shutdown.
