@@ -39,15 +39,14 @@ done <&3 2>/dev/null
 // watchdog is mm's end of the watchdog: the write end of its stdin and its
 // table, which no child inherits (close-on-exec).
 type watchdog struct {
-	w, r    *os.File      // its stdin's ends; r is closed once it runs
+	w, r    *os.File      // its stdin's ends: w is never written, its close at mm's end is the signal; r is closed once it runs
 	table   *os.File      // the groups it kills at the end, one slot each
 	started chan struct{} // closed once the watchdog runs, or could not start
 
 	mu     sync.Mutex
 	pid    int           // 0 until it runs
 	slots  map[int]int64 // a listed group's slot, by its offset
-	free   []int64       // the offsets of blank slots
-	end    int64         // the offset past the last slot
+	free   []int64       // the offsets of blank slots; the table holds len(slots)+len(free) slots
 	broken bool          // it could not start, or the table could not be written
 }
 
@@ -167,7 +166,7 @@ func (d *watchdog) tell(op byte, pgid int) {
 		if n := len(d.free); n > 0 {
 			at, d.free = d.free[n-1], d.free[:n-1]
 		} else {
-			at, d.end = d.end, d.end+slotWidth
+			at = int64(len(d.slots)) * slotWidth // past the last slot: none is free
 		}
 		d.slots[pgid] = at
 	case groupEnded:
