@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/mm-agent/mm/internal/acpconn"
 )
 
 // client is the parent's side of the connection: it passes the child's
@@ -35,13 +37,13 @@ func (t *turn) show(n acp.SessionNotification) {
 	case u.AgentThoughtChunk != nil:
 		// Only the text of the agents an mm child asks is relayed; its
 		// other thoughts and notices are not part of the hand-off.
-		m := readMeta(u.AgentThoughtChunk.Meta)
+		m := acpconn.ReadMeta(u.AgentThoughtChunk.Meta)
 		if txt := u.AgentThoughtChunk.Content.Text; txt != nil && m.Agent != "" && m.Notice == "" {
 			t.h.Text(m.Agent, txt.Text)
 		}
 	case u.ToolCall != nil:
 		tc := u.ToolCall
-		m := readMeta(tc.Meta)
+		m := acpconn.ReadMeta(tc.Meta)
 		t.h.ToolCall(ToolUpdate{
 			Agent:    m.Agent,
 			ID:       string(tc.ToolCallId),
@@ -58,7 +60,7 @@ func (t *turn) show(n acp.SessionNotification) {
 		})
 	case u.ToolCallUpdate != nil:
 		tu := u.ToolCallUpdate
-		m := readMeta(tu.Meta)
+		m := acpconn.ReadMeta(tu.Meta)
 		t.h.ToolCall(ToolUpdate{
 			Agent:    m.Agent,
 			ID:       string(tu.ToolCallId),
@@ -106,15 +108,20 @@ func (c client) RequestPermission(ctx context.Context, p acp.RequestPermissionRe
 		t.fail(fmt.Errorf("agent %s asked for a permission mm cannot answer: %s", child.label, optionKinds(p.Options)))
 		return cancelled, nil
 	}
-	m := readMeta(tc.Meta)
+	m := acpconn.ReadMeta(tc.Meta)
 	ans := t.h.Permission(pctx, PermissionRequest{
-		Agent:   m.Agent,
-		ID:      string(tc.ToolCallId),
-		Tool:    m.Tool,
-		Subject: m.Subject,
-		Title:   deref(tc.Title),
-		Kind:    string(deref(tc.Kind)),
-		Input:   rawJSON(tc.RawInput),
+		Agent:     m.Agent,
+		ID:        string(tc.ToolCallId),
+		Tool:      m.Tool,
+		Subject:   m.Subject,
+		Detail:    m.Detail,
+		Question:  m.Question,
+		Along:     m.Along,
+		Arguments: m.Arguments,
+		Title:     deref(tc.Title),
+		Kind:      string(deref(tc.Kind)),
+		Input:     rawJSON(tc.RawInput),
+		Diff:      firstDiff(tc.Content),
 	})
 	if pctx.Err() != nil {
 		return cancelled, nil
@@ -207,25 +214,15 @@ func (client) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitReques
 	return acp.WaitForTerminalExitResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalWaitForExit)
 }
 
-// meta is what an mm child adds under "_meta"."mm" (see the package
-// documentation).
-type meta struct {
-	Agent   string `json:"agent"`
-	Tool    string `json:"tool"`
-	Subject string `json:"subject"`
-	Denied  string `json:"denied"`
-	Hook    bool   `json:"hook"`
-	Notice  string `json:"notice"`
-}
-
-func readMeta(m map[string]any) meta {
-	var v meta
-	if raw, ok := m["mm"]; ok {
-		if b, err := json.Marshal(raw); err == nil {
-			_ = json.Unmarshal(b, &v) // a foreign "mm" key is ignored
+// firstDiff is the first diff of a tool call's content; nil when it has
+// none.
+func firstDiff(cs []acp.ToolCallContent) *Diff {
+	for _, c := range cs {
+		if d := c.Diff; d != nil {
+			return &Diff{Path: d.Path, Old: deref(d.OldText), Created: d.OldText == nil, New: d.NewText}
 		}
 	}
-	return v
+	return nil
 }
 
 // contentText joins the text blocks of a tool call's content.

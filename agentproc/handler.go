@@ -68,8 +68,24 @@ type PermissionRequest struct {
 	ID string
 	// Tool and Subject as in ToolUpdate; "" when the child does not say.
 	Tool, Subject string
-	Title, Kind   string
-	Input         json.RawMessage
+	// Detail, Question, Along and Arguments are what an mm child's own
+	// consent question shows (acpconn.Meta); "" from another agent.
+	Detail, Question, Along, Arguments string
+	Title, Kind                        string
+	Input                              json.RawMessage
+	// Diff is the change a file tool of the child will make, as ACP's diff
+	// content gives it; nil when the request has none.
+	Diff *Diff
+}
+
+// Diff is a change to a file, as an agent shows it before making it.
+type Diff struct {
+	// Path is the file, as the agent gives it (ACP: absolute).
+	Path string
+	// Old is the file's content; Created says there is no file yet.
+	Old     string
+	Created bool
+	New     string
 }
 
 // PermissionAnswer is the decision on a PermissionRequest.

@@ -117,7 +117,7 @@ func TestShown(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Shown(orchestrator.Replay(tt.history), tt.last)
+			got := Shown(orchestrator.Replay(tt.history, "/work/project"), tt.last)
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Shown\n got %#v\nwant %#v", got, tt.want)
 			}

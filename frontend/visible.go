@@ -1,13 +1,10 @@
 package frontend
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mm-agent/mm/internal/textcut"
 	"github.com/mm-agent/mm/internal/visible"
-	"github.com/mm-agent/mm/orchestrator"
 )
 
 // Visible makes text from a model, a tool, an MCP server or an asked agent
@@ -69,56 +66,4 @@ func appendVisible(dst []byte, s string) []byte {
 		dst = utf8.AppendRune(dst, r)
 	}
 	return dst
-}
-
-// ConsentQuestion is how a consent question is shown on a terminal, its
-// text made visible: the question on one line ending with keys, or, when
-// the command or input asked about has several lines, a head line and
-// those lines indented (never joined: a person must see each line that
-// will run) before the question.
-func ConsentQuestion(req orchestrator.ConsentRequest, keys string) (head []string, question string) {
-	if req.Question != "" {
-		return askConsentQuestion(req, keys)
-	}
-	subject := req.Subject
-	if req.Detail != "" {
-		subject = req.Detail
-	}
-	subject = strings.TrimRight(subject, "\n")
-	if !strings.Contains(subject, "\n") {
-		return nil, Visible("Allow " + orchestrator.CallTitle(req.Agent, req.Tool, subject) + "? " + keys)
-	}
-	lines := strings.Split(subject, "\n")
-	head = append(head, fmt.Sprintf("Allow %s, %d lines:", Visible(orchestrator.CallTitle(req.Agent, req.Tool, "")), len(lines)))
-	for _, l := range lines {
-		head = append(head, consentIndent+Visible(l))
-	}
-	return head, Visible("Allow these lines? " + keys)
-}
-
-// consentIndent sets a multi-line subject off from the question around it.
-const consentIndent = "    "
-
-// MaxConsentQuestion bounds, in characters, the question an ask_agent
-// consent question shows: enough to read what is asked and spot an @path
-// or a pasted secret in it, short enough that the keys stay on screen.
-const MaxConsentQuestion = 400
-
-// askConsentQuestion is the consent question of an ask_agent call: the
-// agent, then the question it would send, line by line and made visible,
-// cut past MaxConsentQuestion characters with a note.
-func askConsentQuestion(req orchestrator.ConsentRequest, keys string) (head []string, question string) {
-	subject := req.Subject
-	if req.Detail != "" {
-		subject = req.Detail
-	}
-	head = append(head, Visible("Allow "+orchestrator.CallTitle(req.Agent, req.Tool, subject))+", to ask:")
-	shown, cut := textcut.Runes(strings.TrimRight(req.Question, "\n"), MaxConsentQuestion)
-	for _, l := range strings.Split(shown, "\n") {
-		head = append(head, consentIndent+Visible(l))
-	}
-	if cut > 0 {
-		head = append(head, fmt.Sprintf("%s[the question goes on for %d more characters, not shown: the whole of it is sent]", consentIndent, cut))
-	}
-	return head, Visible("Allow this question? " + keys)
 }

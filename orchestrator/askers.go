@@ -300,12 +300,7 @@ func (r *relay) ToolCall(u agentproc.ToolUpdate) {
 func (r *relay) Permission(ctx context.Context, req agentproc.PermissionRequest) agentproc.PermissionAnswer {
 	agent := r.chain(req.Agent)
 	tool, subject, _ := r.see(agent, agentproc.ToolUpdate{ID: req.ID, Tool: req.Tool, Subject: req.Subject, Title: req.Title, Kind: req.Kind}, false)
-	detail := tools.SubjectWhole(req.Input)
-	if detail == "" {
-		detail = subject
-	}
-	ans := r.s.sink.Consent(ctx, ConsentRequest{Agent: agent, ID: req.ID, Tool: tool, Subject: subject, Detail: detail,
-		Question: askedQuestion(tool, req.Input), Input: req.Input})
+	ans := r.s.sink.Consent(ctx, relayedConsent(agent, tool, subject, req))
 	if ans == ConsentUnavailable && req.Tool == "" && ctx.Err() == nil {
 		// An mm child shows its own refusal; another agent may report no
 		// call it did not run (Gemini CLI does not), so mm says it here.
@@ -323,6 +318,25 @@ func (r *relay) Permission(ctx context.Context, req agentproc.PermissionRequest)
 		return agentproc.RejectAlways
 	}
 	return agentproc.Refused
+}
+
+// relayedConsent is the consent question of an asked agent's call: what
+// the agent's own consent question shows when it is an mm (never a second
+// reading of the call's input here); for another agent, its title, and the
+// whole input, since mm cannot know what its tool acts on. A file change
+// the agent sent is shown as a diff either way.
+func relayedConsent(agent, tool, subject string, req agentproc.PermissionRequest) ConsentRequest {
+	c := ConsentRequest{Agent: agent, ID: req.ID, Tool: tool, Subject: subject, Input: req.Input,
+		Detail: req.Detail, Question: req.Question, Along: req.Along, Arguments: req.Arguments}
+	if req.Tool == "" {
+		c.Detail = subject
+		c.Arguments = tools.Arguments(req.Input)
+	}
+	if d := req.Diff; d != nil {
+		c.Path = d.Path
+		c.Change = &tools.Change{Path: d.Path, Old: d.Old, Created: d.Created, OldSize: -1, New: d.New}
+	}
+	return c
 }
 
 // outcome is the hand-off's error: the hard bound's, when the answer

@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -49,17 +50,55 @@ func (a askTool) spec() llm.ToolSpec {
 	return llm.ToolSpec{Name: askToolName, Description: desc.String(), Parameters: json.RawMessage(schema)}
 }
 
-// askedQuestion is the question of an ask_agent call's input, for its
-// consent question; "" for any other tool.
-func askedQuestion(tool string, input json.RawMessage) string {
-	if tool != askToolName {
+// askInput is an ask_agent call's input, decoded once: the consent
+// question shows it, the hand-off sends it.
+type askInput struct {
+	agent, question string
+	withContext     bool
+	// transcript is the conversation sent along when withContext is set,
+	// rendered when the call was planned: what the consent said goes
+	// along is what goes.
+	transcript string
+	// messages is how many messages transcript renders.
+	messages int
+}
+
+// decode is the one reading of an ask_agent call's input. Its error is the
+// output the model reads.
+func (a askTool) decode(input json.RawMessage) (askInput, error) {
+	var in askInput
+	err := tools.DecodeInput(input,
+		tools.Field{Name: "agent", Required: true, Dst: &in.agent},
+		tools.Field{Name: "question", Required: true, Dst: &in.question},
+		tools.Field{Name: "withContext", Dst: &in.withContext})
+	if err != nil {
+		return in, errors.New("ask_agent: invalid input: " + err.Error())
+	}
+	if in.agent == "" || strings.TrimSpace(in.question) == "" {
+		return in, errors.New(`ask_agent: invalid input: give "agent" and "question"`)
+	}
+	if in.withContext {
+		h := a.s.History()
+		in.transcript, in.messages = handoff.Transcript(h), len(h)
+	}
+	return in, nil
+}
+
+// Target is the agent asked, for the call's tool lines: as decode reads
+// it, without the rest of the checks.
+func (a askTool) Target(_ tools.Env, input json.RawMessage) tools.Target {
+	var agent string
+	_ = tools.DecodeInput(input, tools.Field{Name: "agent", Dst: &agent})
+	return tools.Target{Subject: agent}
+}
+
+// along says what goes along with the question, for the consent question:
+// "" when nothing does.
+func (in askInput) along() string {
+	if !in.withContext {
 		return ""
 	}
-	var in struct {
-		Question string `json:"question"`
-	}
-	_ = json.Unmarshal(input, &in) // an input that is not one asks about the agent alone
-	return in.Question
+	return fmt.Sprintf("the conversation so far goes along: %s, %s", tools.Plural(in.messages, "message"), tools.Plural(utf8.RuneCountInString(in.transcript), "character"))
 }
 
 func (a askTool) Run(context.Context, tools.Env, json.RawMessage) tools.Result {
@@ -70,27 +109,9 @@ func (a askTool) Run(context.Context, tools.Env, json.RawMessage) tools.Result {
 // line, and whether a preAsk hook denied the hand-off. It calls start when
 // the call starts: once preAsk let it go ahead, before the asked agent
 // answers; not at all on a denial.
-func (a askTool) run(ctx context.Context, t *turn, input json.RawMessage, start func()) (res tools.Result, summary string, denied bool) {
+func (a askTool) run(ctx context.Context, t *turn, in askInput, start func()) (res tools.Result, summary string, denied bool) {
 	start = sync.OnceFunc(start)
-	var in struct {
-		Agent       string `json:"agent"`
-		Question    string `json:"question"`
-		WithContext bool   `json:"withContext"`
-	}
-	if err := json.Unmarshal(input, &in); err != nil {
-		start()
-		out := "ask_agent: invalid input: " + err.Error()
-		return tools.Result{IsError: true, Output: out}, out, false
-	}
-	if in.Agent == "" || strings.TrimSpace(in.Question) == "" {
-		start()
-		out := `ask_agent: invalid input: give "agent" and "question"`
-		return tools.Result{IsError: true, Output: out}, out, false
-	}
-	req := askRequest{agent: in.Agent, question: in.Question, via: handoff.ViaTool, withContext: in.WithContext, started: start}
-	if in.WithContext {
-		req.transcript = handoff.Transcript(a.s.History())
-	}
+	req := askRequest{agent: in.agent, question: in.question, via: handoff.ViaTool, withContext: in.withContext, transcript: in.transcript, started: start}
 	r := a.s.handOff(ctx, t, req)
 	if r.denied {
 		out := handoff.DeniedText(r.reason)
@@ -104,7 +125,7 @@ func (a askTool) run(ctx context.Context, t *turn, input json.RawMessage, start 
 	// The answer is cut, not the postAsk contexts after it: a verdict on a
 	// long answer still reaches the model.
 	out := handoff.AppendContexts(handoff.ToolOutput(r.answer), r.contexts)
-	return tools.Result{Output: out}, handoff.Summary(in.Agent, utf8.RuneCountInString(r.answer), r.replaced), false
+	return tools.Result{Output: out}, handoff.Summary(in.agent, utf8.RuneCountInString(r.answer), r.replaced), false
 }
 
 // maxSchemaShown bounds the schema of a structuredOutput agent that

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/mm-agent/mm/tools"
 )
 
 // Sink receives what a session does, for a front end to render. Emit is
@@ -45,10 +47,14 @@ type ToolStarted struct {
 	Agent string
 	ID    string
 	Name  string
-	// Subject is the command, path, URL or agent of the call, 60 characters
-	// at most, or "".
+	// Subject is what the call acts on, as the tool reads its input: the
+	// command, path or agent (for a tool mm does not decode, the URL or any
+	// of these the hooks reference names), 60 characters at most, or "".
 	Subject string
-	Input   json.RawMessage
+	// Path is the file a file tool acts on, absolute; "" for other tools
+	// and for a relayed call.
+	Path  string
+	Input json.RawMessage
 }
 
 // ToolEnded says a tool call is over.
@@ -57,7 +63,9 @@ type ToolEnded struct {
 	ID      string
 	Name    string
 	Subject string
-	Status  ToolStatus
+	// Path as in ToolStarted.
+	Path   string
+	Status ToolStatus
 	// Output is what the tool returned (before hook contexts).
 	Output string
 	// Summary is a short line on the outcome, e.g.
@@ -223,7 +231,17 @@ type ConsentRequest struct {
 	// Question is, for an ask_agent call, the question it would send, as
 	// the model wrote it: what leaves for another agent is shown too.
 	Question string
-	Input    json.RawMessage
+	// Along says what goes with an ask_agent call's question ("the
+	// conversation so far goes along: …"); "" when nothing does.
+	Along string
+	// Arguments is, for a tool mm does not decode itself (MCP, wasm, an
+	// asked agent's tool it knows no subject of), its whole input, compact.
+	Arguments string
+	// Path is the file a file tool acts on, absolute; Change is what it
+	// will write, for a diff (nil for a tool that writes no file).
+	Path   string
+	Change *tools.Change
+	Input  json.RawMessage
 }
 
 // ConsentAnswer is the person's decision.

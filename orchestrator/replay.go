@@ -29,14 +29,15 @@ func (UserText) event() {}
 //
 // Hook runs are not part of a history, so none is replayed; nor is what an
 // asked agent streamed while it answered: ask_agent's call shows the
-// answer it returned.
-func Replay(history []llm.Message) []Event {
+// answer it returned. cwd is the session's working directory, which a
+// call's relative path is read from.
+func Replay(history []llm.Message, cwd string) []Event {
 	var evs []Event
 	// calls are the tool calls of the latest answer still without a result.
 	var calls []llm.ToolCall
 	flush := func() {
 		for _, c := range calls {
-			evs = append(evs, replayedCall(c, llm.Message{IsError: true}))
+			evs = append(evs, replayedCall(c, llm.Message{IsError: true}, cwd))
 		}
 		calls = nil
 	}
@@ -78,7 +79,7 @@ func Replay(history []llm.Message) []Event {
 					break
 				}
 			}
-			evs = append(evs, replayedCall(c, m))
+			evs = append(evs, replayedCall(c, m, cwd))
 		default:
 			if m.Content != "" {
 				evs = append(evs, Notice{Kind: NoticeInfo, Text: m.Content})
@@ -91,16 +92,17 @@ func Replay(history []llm.Message) []Event {
 
 // Conversation is the session's history as Replay shows it: what a
 // resumed session shows again.
-func (s *Session) Conversation() []Event { return Replay(s.History()) }
+func (s *Session) Conversation() []Event { return Replay(s.History(), s.cwd) }
 
 // replayedCall is a saved call and its result as one ToolEnded. A call
 // that did not run says so in the output the orchestrator wrote for it.
-func replayedCall(c llm.ToolCall, result llm.Message) ToolEnded {
+func replayedCall(c llm.ToolCall, result llm.Message, cwd string) ToolEnded {
 	input, err := validJSON(c.Arguments)
 	if err != nil {
 		input = nil
 	}
-	ev := ToolEnded{ID: c.ID, Name: c.Name, Subject: tools.SubjectLine(input), Input: input,
+	target := replayedTarget(c.Name, input, cwd)
+	ev := ToolEnded{ID: c.ID, Name: c.Name, Subject: target.Subject, Path: target.Path, Input: input,
 		Status: ToolCompleted, Output: result.Content}
 	if result.IsError {
 		ev.Status = ToolFailed
@@ -109,6 +111,25 @@ func replayedCall(c llm.ToolCall, result llm.Message) ToolEnded {
 		}
 	}
 	return ev
+}
+
+// replayedTarget is what a saved call acted on, read as its tool reads
+// its input: a built-in tool's, ask_agent's, else the subject the hooks
+// reference names. Paths are the session's working directory's, cwd.
+func replayedTarget(name string, input []byte, cwd string) tools.Target {
+	var t tools.Tool
+	switch name {
+	case askToolName:
+		t = askTool{}
+	case tools.LoadSkillName:
+		t = tools.LoadSkill{}
+	default:
+		t, _ = tools.Builtin(name)
+	}
+	if t == nil {
+		return tools.Target{Subject: tools.SubjectLine(input)}
+	}
+	return tools.TargetOf(t, tools.Env{Cwd: cwd}, input)
 }
 
 // deniedBy reads who refused a call from the output the orchestrator

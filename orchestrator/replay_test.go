@@ -33,7 +33,7 @@ func TestReplay(t *testing.T) {
 			UserText{Text: "look"},
 			Text{Text: "Let me see."},
 			ToolEnded{ID: "c1", Name: "bash", Subject: "ls", Input: json.RawMessage(`{"command":"ls"}`), Status: ToolCompleted, Output: "a.txt\n"},
-			ToolEnded{ID: "c2", Name: "read_file", Subject: "a.txt", Input: json.RawMessage(`{"path":"a.txt"}`), Status: ToolFailed, Output: "read_file: no such file"},
+			ToolEnded{ID: "c2", Name: "read_file", Subject: "a.txt", Path: "/work/project/a.txt", Input: json.RawMessage(`{"path":"a.txt"}`), Status: ToolFailed, Output: "read_file: no such file"},
 			Text{Text: "There is a.txt."},
 		}},
 		{"refused calls", []llm.Message{
@@ -94,7 +94,7 @@ func TestReplay(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Replay(tt.history); !reflect.DeepEqual(got, tt.want) {
+			if got := Replay(tt.history, "/work/project"); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Replay\n got %#v\nwant %#v", got, tt.want)
 			}
 		})
@@ -137,7 +137,7 @@ func TestReplayShowsCallsAsTheyEnded(t *testing.T) {
 	sink.mu.Lock()
 	live := ends(sink.events)
 	sink.mu.Unlock()
-	replay := Replay(s.History())
+	replay := Replay(s.History(), "/work/project")
 	if got := ends(replay); !reflect.DeepEqual(got, live) {
 		t.Errorf("calls replayed\n got %+v\nlive %+v", got, live)
 	}

@@ -2,7 +2,6 @@ package orchestrator
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 
@@ -80,37 +79,35 @@ func (s *Session) toolCall(ctx context.Context, t *turn, call llm.ToolCall) (str
 	}
 	pre := s.hooks.PreToolCall(ctx, hooks.ToolCall{ID: call.ID, Name: call.Name, Input: input}, t.observe)
 	input = pre.Input
-	subject := tools.SubjectLine(input)
+	env := tools.Env{Cwd: s.cwd, Environ: tracing.Environ(ctx, s.environ)}
+	target := tools.TargetOf(tool, env, input)
+	subject, path := target.Subject, target.Path
 	if pre.Deny {
 		out := deniedByHookPrefix + pre.Reason + "]"
-		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: ToolDenied, DeniedBy: "hook", Output: out, Summary: out})
+		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Path: path, Status: ToolDenied, DeniedBy: "hook", Output: out, Summary: out})
 		return out, ToolDenied
 	}
-	if refusal := s.consent(ctx, call.ID, call.Name, subject, input, pre.Allow || unasked(tool)); refusal != "" {
-		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: ToolDenied, DeniedBy: "person", Output: refusal, Summary: refusal})
-		return refusal, ToolDenied
+	start := func() {
+		s.sink.Emit(ToolStarted{ID: call.ID, Name: call.Name, Subject: subject, Path: path, Input: input})
+		t.command(commandLine(call.Name, subject))
+	}
+	req, run, fits := s.planCall(ctx, t, tool, env, ConsentRequest{ID: call.ID, Tool: call.Name, Subject: subject, Path: path, Input: input}, start)
+	if fits {
+		if refusal := s.consent(ctx, req, pre.Allow || unasked(tool)); refusal != "" {
+			s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Path: path, Status: ToolDenied, DeniedBy: "person", Output: refusal, Summary: refusal})
+			return refusal, ToolDenied
+		}
 	}
 	if ctx.Err() != nil {
 		return cancelledBeforeRun, "cancelled" // before it ran: no ToolEnded
 	}
-	start := func() {
-		s.sink.Emit(ToolStarted{ID: call.ID, Name: call.Name, Subject: subject, Input: input})
-		t.command(commandLine(call.Name, subject))
-	}
 
-	var res tools.Result
-	summary, deniedBy := "", ""
-	if at, ok := tool.(askTool); ok {
+	res, summary, denied := run()
+	deniedBy := ""
+	if denied {
 		// ask_agent starts once preAsk let the hand-off go ahead: a denied
 		// one shows as a denial, like a preToolCall deny.
-		var denied bool
-		res, summary, denied = at.run(ctx, t, input, start)
-		if denied {
-			deniedBy = "hook"
-		}
-	} else {
-		start()
-		res = tool.Run(ctx, tools.Env{Cwd: s.cwd, Environ: tracing.Environ(ctx, s.environ)}, input)
+		deniedBy = "hook"
 	}
 	contexts := s.hooks.PostToolCall(ctx, hooks.ToolCall{ID: call.ID, Name: call.Name, Input: input}, res.Output, t.observe)
 	status := ToolCompleted
@@ -120,8 +117,33 @@ func (s *Session) toolCall(ctx context.Context, t *turn, call llm.ToolCall) (str
 	case res.IsError:
 		status = ToolFailed
 	}
-	s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Status: status, Output: res.Output, Summary: summary, DeniedBy: deniedBy})
+	s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Path: path, Status: status, Output: res.Output, Summary: summary, DeniedBy: deniedBy})
 	return handoff.AppendContexts(res.Output, contexts), status
+}
+
+// callRun runs a planned call: the tool's result, the call's summary line
+// and whether a hook denied it (ask_agent's preAsk).
+type callRun func() (res tools.Result, summary string, denied bool)
+
+// planCall decodes a call once, by the code that runs it: req, filled in,
+// asks the person about what run acts on. A call that does not fit its
+// tool does not fit (false): nobody is asked, and run only says why.
+func (s *Session) planCall(ctx context.Context, t *turn, tool tools.Tool, env tools.Env, req ConsentRequest, start func()) (ConsentRequest, callRun, bool) {
+	if at, ok := tool.(askTool); ok {
+		in, err := at.decode(req.Input)
+		if err != nil {
+			res := tools.Refusal(err)
+			return req, func() (tools.Result, string, bool) { start(); return res, res.Output, false }, false
+		}
+		req.Detail, req.Question, req.Along = in.agent, in.question, in.along()
+		return req, func() (tools.Result, string, bool) { return at.run(ctx, t, in, start) }, true
+	}
+	planned, err := tools.PlanCall(tool, env, req.Input)
+	if err != nil {
+		return req, func() (tools.Result, string, bool) { start(); return tools.Refusal(err), "", false }, false
+	}
+	req.Detail, req.Arguments, req.Change = planned.Subject, planned.Arguments, planned.Change
+	return req, func() (tools.Result, string, bool) { start(); return planned.Run(ctx), "", false }, true
 }
 
 // unasked reports whether a tool needs no consent (load_skill): one that
@@ -141,7 +163,8 @@ func commandLine(name, subject string) string {
 
 // consent decides whether a call may run without a hook's verdict: "" when
 // it may, else the output the model reads instead.
-func (s *Session) consent(ctx context.Context, id, name, subject string, input json.RawMessage, hookAllowed bool) string {
+func (s *Session) consent(ctx context.Context, req ConsentRequest, hookAllowed bool) string {
+	name := req.Tool
 	if s.yolo {
 		return ""
 	}
@@ -154,8 +177,7 @@ func (s *Session) consent(ctx context.Context, id, name, subject string, input j
 	case hookAllowed || always:
 		return ""
 	}
-	ans := s.sink.Consent(ctx, ConsentRequest{ID: id, Tool: name, Subject: subject, Detail: tools.SubjectWhole(input),
-		Question: askedQuestion(name, input), Input: input})
+	ans := s.sink.Consent(ctx, req)
 	switch ans {
 	case AllowOnce:
 		return ""

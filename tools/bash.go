@@ -45,26 +45,52 @@ func (bashTool) Spec() llm.ToolSpec {
 	}
 }
 
-func (bashTool) Run(ctx context.Context, env Env, input json.RawMessage) Result {
-	var command string
-	var seconds float64
-	if err := decodeInput(input, field{"command", true, &command}, field{"timeout", false, &seconds}); err != nil {
-		return BadInput("bash", err)
+func (t bashTool) Run(ctx context.Context, env Env, input json.RawMessage) Result {
+	return runPlanned(ctx, t, env, input)
+}
+
+// Target is the command.
+func (bashTool) Target(_ Env, input json.RawMessage) Target {
+	in, _ := decodeBash(input)
+	return Target{Subject: in.command}
+}
+
+// Plan decodes the command and its timeout.
+func (bashTool) Plan(env Env, input json.RawMessage) (Call, error) {
+	in, err := decodeBash(input)
+	if err != nil {
+		return Call{}, err
 	}
-	if strings.TrimSpace(command) == "" {
-		return failure("bash", "invalid input: \"command\" is empty")
+	return ran(Target{Subject: in.command}, func(ctx context.Context) Result { return runShell(ctx, env, in.command, in.timeout) }), nil
+}
+
+// bashInput is a bash call's input, decoded.
+type bashInput struct {
+	command string
+	timeout time.Duration
+}
+
+// decodeBash is the one reading of a bash call's input.
+func decodeBash(input json.RawMessage) (bashInput, error) {
+	var in bashInput
+	var seconds float64
+	if err := DecodeInput(input, Field{"command", true, &in.command}, Field{"timeout", false, &seconds}); err != nil {
+		return in, refuse(BadInput("bash", err))
+	}
+	if strings.TrimSpace(in.command) == "" {
+		return in, refuse(failure("bash", "invalid input: \"command\" is empty"))
 	}
 	if seconds < 0 || math.IsNaN(seconds) {
-		return failure("bash", "invalid input: \"timeout\" must be a positive number of seconds")
+		return in, refuse(failure("bash", "invalid input: \"timeout\" must be a positive number of seconds"))
 	}
-	timeout := bashDefaultTimeout
+	in.timeout = bashDefaultTimeout
 	switch {
 	case seconds > bashMaxTimeout.Seconds():
-		timeout = bashMaxTimeout
+		in.timeout = bashMaxTimeout
 	case seconds > 0:
-		timeout = time.Duration(seconds * float64(time.Second))
+		in.timeout = time.Duration(seconds * float64(time.Second))
 	}
-	return runShell(ctx, env, command, timeout)
+	return in, nil
 }
 
 // runShell runs command in its own process group and returns its output,

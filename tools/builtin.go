@@ -83,6 +83,18 @@ func resolvePath(env Env, p string) string {
 	return filepath.Join(cwd, p)
 }
 
+// filePath is the file a path the model gave names: abs, and shown as a
+// person is shown it before approving a call (relative to the working
+// directory when inside it, else absolute: "~" and ".." resolved).
+func filePath(env Env, p string) (abs, shown string) {
+	abs = resolvePath(env, p)
+	cwd := env.Cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	return abs, ShowPath(cwd, abs)
+}
+
 func homeDir(env Env) string {
 	for i := len(env.Environ) - 1; i >= 0; i-- {
 		if v, ok := strings.CutPrefix(env.Environ[i], "HOME="); ok {

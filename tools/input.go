@@ -5,35 +5,43 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/mm-agent/mm/internal/jsonkind"
 )
 
-// field is one property of a built-in tool's input, decoded into dst:
-// a *string, *bool or *float64.
-type field struct {
-	name     string
-	required bool
-	dst      any
+// Field is one property of a tool's input, decoded into Dst: a *string,
+// *bool or *float64.
+type Field struct {
+	Name     string
+	Required bool
+	Dst      any
 }
 
-// decodeInput decodes a tool's input object into fields. Its errors are
+// DecodeInput decodes a tool's input object into fields. Its errors are
 // written for the model to correct its call ("missing \"command\""). It is
 // lenient where local models often slip: unknown properties are ignored,
 // null is absence (of the whole input too), a number or a boolean may come
-// as a string, and the object may come encoded inside a JSON string.
-func decodeInput(input json.RawMessage, fields ...field) error {
+// as a string, and the object may come encoded inside a JSON string. A
+// property that differs from one of fields only by case is refused: Go's
+// own decoding would take it for that field, and a person must never be
+// asked about one value while another is used.
+func DecodeInput(input json.RawMessage, fields ...Field) error {
 	obj, err := InputObject(input)
 	if err != nil {
 		return err
 	}
+	if err := caseTwins(obj, fields); err != nil {
+		return err
+	}
 	for _, f := range fields {
-		raw, ok := obj[f.name]
+		raw, ok := obj[f.Name]
 		if !ok || jsonkind.Of(raw) == "null" {
-			if f.required {
-				return fmt.Errorf("missing %q", f.name)
+			if f.Required {
+				return fmt.Errorf("missing %q", f.Name)
 			}
 			continue
 		}
@@ -77,12 +85,24 @@ func InputObject(input json.RawMessage) (map[string]json.RawMessage, error) {
 	return obj, nil
 }
 
-func decodeField(f field, raw json.RawMessage) error {
+// caseTwins refuses a property named like a field but for case.
+func caseTwins(obj map[string]json.RawMessage, fields []Field) error {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		for _, f := range fields {
+			if k != f.Name && strings.EqualFold(k, f.Name) {
+				return fmt.Errorf("%q is not a parameter (the parameter is %q): send each parameter once, spelt as the schema spells it", k, f.Name)
+			}
+		}
+	}
+	return nil
+}
+
+func decodeField(f Field, raw json.RawMessage) error {
 	k := jsonkind.Of(raw)
-	switch dst := f.dst.(type) {
+	switch dst := f.Dst.(type) {
 	case *string:
 		if k != "string" {
-			return fmt.Errorf("%q must be a string, not %s", f.name, jsonkind.Article(k))
+			return fmt.Errorf("%q must be a string, not %s", f.Name, jsonkind.Article(k))
 		}
 		return json.Unmarshal(raw, dst)
 	case *float64:
@@ -91,13 +111,13 @@ func decodeField(f field, raw json.RawMessage) error {
 			_ = json.Unmarshal(raw, &s)
 			v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 			if err != nil {
-				return fmt.Errorf("%q must be a number, not %s", f.name, strconv.Quote(s))
+				return fmt.Errorf("%q must be a number, not %s", f.Name, strconv.Quote(s))
 			}
 			*dst = v
 			return nil
 		}
 		if k != "number" {
-			return fmt.Errorf("%q must be a number, not %s", f.name, jsonkind.Article(k))
+			return fmt.Errorf("%q must be a number, not %s", f.Name, jsonkind.Article(k))
 		}
 		return json.Unmarshal(raw, dst)
 	case *bool:
@@ -106,13 +126,13 @@ func decodeField(f field, raw json.RawMessage) error {
 			_ = json.Unmarshal(raw, &s)
 			v, err := strconv.ParseBool(strings.TrimSpace(s))
 			if err != nil {
-				return fmt.Errorf("%q must be true or false, not %s", f.name, strconv.Quote(s))
+				return fmt.Errorf("%q must be true or false, not %s", f.Name, strconv.Quote(s))
 			}
 			*dst = v
 			return nil
 		}
 		if k != "boolean" {
-			return fmt.Errorf("%q must be true or false, not %s", f.name, jsonkind.Article(k))
+			return fmt.Errorf("%q must be true or false, not %s", f.Name, jsonkind.Article(k))
 		}
 		return json.Unmarshal(raw, dst)
 	}

@@ -37,12 +37,37 @@ func (LoadSkill) Spec() llm.ToolSpec {
 func (LoadSkill) Unasked() bool { return true }
 
 // Run reads the skill's SKILL.md as it is now.
-func (t LoadSkill) Run(_ context.Context, env Env, input json.RawMessage) Result {
-	var name string
-	if err := decodeInput(input, field{"name", true, &name}); err != nil {
-		return BadInput(LoadSkillName, err)
+func (t LoadSkill) Run(ctx context.Context, env Env, input json.RawMessage) Result {
+	return runPlanned(ctx, t, env, input)
+}
+
+// Target is the skill.
+func (LoadSkill) Target(_ Env, input json.RawMessage) Target {
+	name, _ := decodeSkillName(input)
+	return Target{Subject: name}
+}
+
+// Plan decodes the skill's name.
+func (t LoadSkill) Plan(env Env, input json.RawMessage) (Call, error) {
+	name, err := decodeSkillName(input)
+	if err != nil {
+		return Call{}, err
 	}
-	sk, ok := t.Skills.Get(strings.TrimPrefix(strings.TrimSpace(name), "$"))
+	return ran(Target{Subject: name}, func(context.Context) Result { return t.load(env, name) }), nil
+}
+
+// decodeSkillName is the one reading of a load_skill call's input.
+func decodeSkillName(input json.RawMessage) (string, error) {
+	var name string
+	if err := DecodeInput(input, Field{"name", true, &name}); err != nil {
+		return "", refuse(BadInput(LoadSkillName, err))
+	}
+	return strings.TrimPrefix(strings.TrimSpace(name), "$"), nil
+}
+
+// load reads the skill's SKILL.md.
+func (t LoadSkill) load(env Env, name string) Result {
+	sk, ok := t.Skills.Get(name)
 	if !ok {
 		return failure(LoadSkillName, "%v", t.Skills.Unknown(name))
 	}

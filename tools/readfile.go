@@ -45,29 +45,63 @@ func (readFileTool) Spec() llm.ToolSpec {
 	}
 }
 
-func (readFileTool) Run(ctx context.Context, env Env, input json.RawMessage) Result {
-	var path string
-	var offset, limit float64
-	err := decodeInput(input,
-		field{"path", true, &path}, field{"offset", false, &offset}, field{"limit", false, &limit})
+func (t readFileTool) Run(ctx context.Context, env Env, input json.RawMessage) Result {
+	return runPlanned(ctx, t, env, input)
+}
+
+// Target is the file.
+func (readFileTool) Target(env Env, input json.RawMessage) Target {
+	in, _ := decodeRead(env, input)
+	return Target{Subject: in.shown, Path: in.abs}
+}
+
+// Plan decodes the file and the lines to read.
+func (readFileTool) Plan(env Env, input json.RawMessage) (Call, error) {
+	in, err := decodeRead(env, input)
 	if err != nil {
-		return BadInput("read_file", err)
+		return Call{}, err
 	}
-	if strings.TrimSpace(path) == "" {
-		return failure("read_file", "invalid input: \"path\" is empty")
+	return ran(Target{Subject: in.shown, Path: in.abs}, func(context.Context) Result { return readFile(in) }), nil
+}
+
+// readInput is a read_file call's input, decoded.
+type readInput struct {
+	// path is the file as the model gave it, abs where it is, shown as a
+	// person is shown it.
+	path, abs, shown string
+	first, n         int64
+}
+
+// decodeRead is the one reading of a read_file call's input.
+func decodeRead(env Env, input json.RawMessage) (readInput, error) {
+	var in readInput
+	var offset, limit float64
+	err := DecodeInput(input,
+		Field{"path", true, &in.path}, Field{"offset", false, &offset}, Field{"limit", false, &limit})
+	if err != nil {
+		return in, refuse(BadInput("read_file", err))
+	}
+	if strings.TrimSpace(in.path) == "" {
+		return in, refuse(failure("read_file", "invalid input: \"path\" is empty"))
 	}
 	if offset < 0 || limit < 0 || offset != math.Trunc(offset) || limit != math.Trunc(limit) {
-		return failure("read_file", "invalid input: \"offset\" and \"limit\" must be whole numbers from 1")
+		return in, refuse(failure("read_file", "invalid input: \"offset\" and \"limit\" must be whole numbers from 1"))
 	}
-	first := max(int64(min(offset, 1<<53)), 1)
-	n := int64(readMaxLines)
+	in.abs, in.shown = filePath(env, in.path)
+	in.first = max(int64(min(offset, 1<<53)), 1)
+	in.n = int64(readMaxLines)
 	if limit > 0 && limit < readMaxLines {
-		n = int64(limit)
+		in.n = int64(limit)
 	}
+	return in, nil
+}
 
+// readFile reads the lines in asks for.
+func readFile(in readInput) Result {
+	path, first, n := in.path, in.first, in.n
 	// Only so much of the file is read (readMaxBytes, countLinesMax): it
 	// needs no limit of size, only to be a regular file.
-	f, info, err := regularfile.Open(resolvePath(env, path))
+	f, info, err := regularfile.Open(in.abs)
 	var nr *regularfile.NotRegularError
 	if errors.As(err, &nr) && nr.Mode.IsDir() {
 		return failure("read_file", "%s is a directory, not a file (list it with bash: ls)", path)

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/mm-agent/mm/orchestrator"
+	"github.com/mm-agent/mm/tools"
 )
 
 // fakeSession stands for an orchestrator session: each prompt plays the
@@ -119,7 +120,7 @@ var scripts = map[string]func(ctx context.Context, f *fakeSession) error{
 		f.emit(
 			orchestrator.ToolStarted{ID: "c1", Name: "bash", Subject: "ls && echo <x>", Input: lsInput},
 			orchestrator.ToolEnded{ID: "c1", Name: "bash", Subject: "ls && echo <x>", Status: orchestrator.ToolCompleted, Output: "a.txt"},
-			orchestrator.ToolStarted{ID: "c2", Name: "read_file", Subject: "a.txt", Input: json.RawMessage(`{"path":"a.txt"}`)},
+			orchestrator.ToolStarted{ID: "c2", Name: "read_file", Subject: "a.txt", Path: "/work/project/a.txt", Input: json.RawMessage(`{"path":"a.txt"}`)},
 			orchestrator.ToolEnded{ID: "c2", Name: "read_file", Subject: "a.txt", Status: orchestrator.ToolFailed, Output: "no such file"},
 			orchestrator.Text{Text: "done"},
 			orchestrator.TurnEnded{Answer: "done"},
@@ -162,11 +163,12 @@ var scripts = map[string]func(ctx context.Context, f *fakeSession) error{
 		return nil
 	},
 	"consent": func(ctx context.Context, f *fakeSession) error {
-		req := orchestrator.ConsentRequest{ID: "c1", Tool: "write_file", Subject: "x.txt", Input: json.RawMessage(`{"path":"x.txt","content":"hi"}`)}
+		req := orchestrator.ConsentRequest{ID: "c1", Tool: "write_file", Subject: "x.txt", Detail: "x.txt", Path: "/work/project/x.txt", Input: json.RawMessage(`{"path":"x.txt","content":"hi"}`),
+			Change: &tools.Change{Path: "/work/project/x.txt", Created: true, OldSize: -1, New: "hi"}}
 		switch f.consent(ctx, req) {
 		case orchestrator.AllowOnce, orchestrator.AllowAlways:
 			f.emit(
-				orchestrator.ToolStarted{ID: "c1", Name: "write_file", Subject: "x.txt", Input: req.Input},
+				orchestrator.ToolStarted{ID: "c1", Name: "write_file", Subject: "x.txt", Path: req.Path, Input: req.Input},
 				orchestrator.ToolEnded{ID: "c1", Name: "write_file", Subject: "x.txt", Status: orchestrator.ToolCompleted, Output: "wrote 2 bytes"},
 			)
 		default:

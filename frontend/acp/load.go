@@ -41,7 +41,7 @@ func (s *server) LoadSession(ctx context.Context, p acp.LoadSessionRequest) (acp
 		return acp.LoadSessionResponse{}, err
 	}
 	if r := ss.saved.Resume; r != nil {
-		ss.sink.replay(orchestrator.Replay(r.History))
+		ss.sink.replay(orchestrator.Replay(r.History, p.Cwd))
 	}
 	ss.sink.commands(promptCommands(ss.orch))
 	if err := s.add(ss); err != nil {

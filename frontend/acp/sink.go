@@ -3,12 +3,14 @@ package acp
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
+	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/mm-agent/mm/internal/acpconn"
 	"github.com/mm-agent/mm/orchestrator"
 )
 
@@ -55,7 +57,7 @@ func (k *sink) Emit(ev orchestrator.Event) {
 			return
 		}
 		u := acp.UpdateAgentThoughtText(ev.Text)
-		u.AgentThoughtChunk.Meta = mmMeta(wireMeta{Agent: ev.Agent})
+		u.AgentThoughtChunk.Meta = acpconn.Meta{Agent: ev.Agent}.Wire()
 		k.send(u)
 	case orchestrator.UserText:
 		// A replayed message of the person.
@@ -71,7 +73,7 @@ func (k *sink) Emit(ev orchestrator.Event) {
 			k.send(u)
 			return
 		}
-		k.announce(id, ev.Agent, ev.Name, ev.Subject, ev.Input, acp.ToolCallStatusInProgress)
+		k.announce(id, ev.Agent, ev.Name, ev.Subject, ev.Path, ev.Input, acp.ToolCallStatusInProgress)
 	case orchestrator.ToolEnded:
 		k.ended(ev)
 	case orchestrator.HookRan:
@@ -85,7 +87,7 @@ func (k *sink) Emit(ev orchestrator.Event) {
 		}
 		u := acp.StartToolCall(acp.ToolCallId("mm-hook-"+strconv.Itoa(k.seq)), ev.Title,
 			acp.WithStartKind(acp.ToolKindOther), acp.WithStartStatus(status))
-		u.ToolCall.Meta = mmMeta(wireMeta{Hook: true})
+		u.ToolCall.Meta = acpconn.Meta{Hook: true}.Wire()
 		k.send(u)
 	case orchestrator.Notice:
 		if ev.Kind == orchestrator.NoticeHookFailure {
@@ -97,12 +99,12 @@ func (k *sink) Emit(ev orchestrator.Event) {
 			kind = "warning"
 		}
 		u := acp.UpdateAgentThoughtText(ev.Text + "\n")
-		u.AgentThoughtChunk.Meta = mmMeta(wireMeta{Notice: kind})
+		u.AgentThoughtChunk.Meta = acpconn.Meta{Notice: kind}.Wire()
 		k.send(u)
 	case orchestrator.Compressed:
 		// A line for the person, as a notice is.
 		u := acp.UpdateAgentThoughtText(ev.Line() + "\n")
-		u.AgentThoughtChunk.Meta = mmMeta(wireMeta{Notice: "info"})
+		u.AgentThoughtChunk.Meta = acpconn.Meta{Notice: "info"}.Wire()
 		k.send(u)
 	case orchestrator.TurnEnded:
 		// An answer nobody streamed (an /ask… command's, as the asking
@@ -141,7 +143,7 @@ func (k *sink) ended(ev orchestrator.ToolEnded) {
 			content = append(content, acp.ToolContent(acp.TextBlock(text)))
 		}
 	}
-	m := mmMeta(wireMeta{Agent: ev.Agent, Tool: ev.Name, Subject: ev.Subject, Denied: ev.DeniedBy})
+	m := acpconn.Meta{Agent: ev.Agent, Tool: ev.Name, Subject: ev.Subject, Denied: ev.DeniedBy}.Wire()
 	if c, ok := k.open[id]; ok {
 		delete(k.open, id)
 		opts := []acp.ToolCallUpdateOpt{acp.WithUpdateStatus(status), acp.WithUpdateContent(content)}
@@ -157,21 +159,21 @@ func (k *sink) ended(ev orchestrator.ToolEnded) {
 		acp.WithStartKind(toolKind(ev.Name)),
 		acp.WithStartStatus(status),
 		acp.WithStartContent(content),
-		acp.WithStartLocations(k.locations(ev.Name, ev.Input)),
+		acp.WithStartLocations(locations(ev.Path)),
 		acp.WithStartRawInput(rawInput(ev.Input)))
 	u.ToolCall.Meta = m
 	k.send(u)
 }
 
 // announce sends a new call.
-func (k *sink) announce(id, agent, name, subject string, input json.RawMessage, status acp.ToolCallStatus) {
+func (k *sink) announce(id, agent, name, subject, path string, input json.RawMessage, status acp.ToolCallStatus) {
 	title := orchestrator.CallTitle(agent, name, subject)
 	u := acp.StartToolCall(acp.ToolCallId(id), title,
 		acp.WithStartKind(toolKind(name)),
 		acp.WithStartStatus(status),
-		acp.WithStartLocations(k.locations(name, input)),
+		acp.WithStartLocations(locations(path)),
 		acp.WithStartRawInput(rawInput(input)))
-	u.ToolCall.Meta = mmMeta(wireMeta{Agent: agent, Tool: name, Subject: subject})
+	u.ToolCall.Meta = acpconn.Meta{Agent: agent, Tool: name, Subject: subject}.Wire()
 	k.send(u)
 	if k.open == nil {
 		k.open = map[string]openCall{}
@@ -186,7 +188,7 @@ func (k *sink) Consent(ctx context.Context, req orchestrator.ConsentRequest) orc
 	k.mu.Lock()
 	id := k.callID(req.Agent, req.ID, req.Tool, req.Subject, false)
 	if _, ok := k.open[id]; !ok {
-		k.announce(id, req.Agent, req.Tool, req.Subject, req.Input, acp.ToolCallStatusPending)
+		k.announce(id, req.Agent, req.Tool, req.Subject, req.Path, req.Input, acp.ToolCallStatusPending)
 	}
 	k.mu.Unlock()
 
@@ -202,7 +204,10 @@ func (k *sink) Consent(ctx context.Context, req orchestrator.ConsentRequest) orc
 			Kind:       acp.Ptr(toolKind(req.Tool)),
 			Status:     acp.Ptr(acp.ToolCallStatusPending),
 			RawInput:   rawInput(req.Input),
-			Meta:       mmMeta(wireMeta{Agent: req.Agent, Tool: req.Tool, Subject: req.Subject}),
+			Content:    consentContent(req),
+			Locations:  locations(req.Path),
+			Meta: acpconn.Meta{Agent: req.Agent, Tool: req.Tool, Subject: req.Subject,
+				Detail: req.Detail, Question: req.Question, Along: req.Along, Arguments: req.Arguments}.Wire(),
 		},
 		Options: []acp.PermissionOption{
 			{Kind: acp.PermissionOptionKindAllowOnce, Name: "Allow once", OptionId: acp.PermissionOptionId(acp.PermissionOptionKindAllowOnce)},
@@ -228,6 +233,40 @@ func (k *sink) Consent(ctx context.Context, req orchestrator.ConsentRequest) orc
 		return orchestrator.RejectAlways
 	}
 	return orchestrator.RejectOnce
+}
+
+// consentContent is what a permission request shows besides its title,
+// as a terminal's consent question does: the subject whole, an ask_agent
+// call's question and what goes along, a tool's whole arguments, and a
+// file's change as ACP's diff, which an editor shows as its own.
+func consentContent(req orchestrator.ConsentRequest) []acp.ToolCallContent {
+	var text []string
+	switch {
+	case req.Question != "":
+		text = append(text, "To ask "+req.Detail+":", req.Question)
+	case req.Detail != "":
+		text = append(text, req.Detail)
+	}
+	if req.Along != "" {
+		text = append(text, "["+req.Along+"]")
+	}
+	if req.Arguments != "" {
+		text = append(text, "Arguments: "+req.Arguments)
+	}
+	var out []acp.ToolCallContent
+	if len(text) > 0 {
+		out = append(out, acp.ToolContent(acp.TextBlock(strings.Join(text, "\n"))))
+	}
+	switch c := req.Change; {
+	case c == nil:
+	case c.Created:
+		out = append(out, acp.ToolDiffContent(c.Path, c.New))
+	case c.OldSize >= 0:
+		out = append(out, acp.ToolContent(acp.TextBlock(fmt.Sprintf("%s is too large to show what is replaced (%d bytes); its new content is %d bytes", c.Path, c.OldSize, len(c.New)))))
+	default:
+		out = append(out, acp.ToolDiffContent(c.Path, c.New, c.Old))
+	}
+	return out
 }
 
 // promptCommands are the slash commands an editor may send as a prompt:
@@ -302,24 +341,13 @@ func (k *sink) callID(agent, id, name, subject string, last bool) string {
 	return id
 }
 
-// locations points the editor at the file a file tool works on.
-func (k *sink) locations(name string, input json.RawMessage) []acp.ToolCallLocation {
-	switch name {
-	case "read_file", "write_file", "edit_file":
-	default:
+// locations points the editor at the file a file tool works on: the path
+// the tool resolved, never a second reading of its input.
+func locations(path string) []acp.ToolCallLocation {
+	if path == "" {
 		return nil
 	}
-	var in struct {
-		Path string `json:"path"`
-	}
-	if json.Unmarshal(input, &in) != nil || in.Path == "" {
-		return nil
-	}
-	p := in.Path
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(k.cwd, p)
-	}
-	return []acp.ToolCallLocation{{Path: p}}
+	return []acp.ToolCallLocation{{Path: path}}
 }
 
 // toolKind is the ACP kind of a tool, for the editor's icon.
@@ -347,22 +375,4 @@ func rawInput(in json.RawMessage) any {
 		return string(in)
 	}
 	return in
-}
-
-// wireMeta is the "_meta"."mm" object of package agentproc: who made a call
-// or wrote a text, and what a call is.
-type wireMeta struct {
-	Agent   string `json:"agent,omitempty"`
-	Tool    string `json:"tool,omitempty"`
-	Subject string `json:"subject,omitempty"`
-	Denied  string `json:"denied,omitempty"`
-	Hook    bool   `json:"hook,omitempty"`
-	Notice  string `json:"notice,omitempty"`
-}
-
-func mmMeta(m wireMeta) map[string]any {
-	if m == (wireMeta{}) {
-		return nil
-	}
-	return map[string]any{"mm": m}
 }

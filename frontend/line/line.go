@@ -126,10 +126,10 @@ func runLine(ctx context.Context, opts Options, start func(orchestrator.Sink) (f
 		inputMu.Lock()
 		defer inputMu.Unlock()
 		if watch.typing() {
-			return askConsentTyped(ctx, watch, opts.Stdout, req)
+			return askConsentTyped(ctx, watch, opts.Stdout, r.styled(opts.Stdout), req)
 		}
 		defer watch.pause()()
-		return askConsent(in, opts.Stdout, !opts.Terminal, req)
+		return askConsent(in, opts.Stdout, !opts.Terminal, r.styled(opts.Stdout), req)
 	}
 	// The spinner while a turn waits, on a terminal; the usage for /usage.
 	sp := newSpinner(r, r.lineOpen, opts.Stdout)
@@ -248,12 +248,11 @@ func runCancellable(ctx context.Context, f func(context.Context, context.CancelF
 	}
 }
 
-// askConsent asks the person about one tool call.
-func askConsent(in lineReader, out io.Writer, echo bool, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
+// askConsent asks the person about one tool call; a change it shows is in
+// colour when colour is set.
+func askConsent(in lineReader, out io.Writer, echo, colour bool, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
 	head, q := frontend.ConsentQuestion(req, consentKeys(req))
-	for _, l := range head {
-		fmt.Fprintln(out, l)
-	}
+	writeConsentHead(out, head, colour)
 	prompt := q
 	if !echo && uniseg.StringWidth(q) >= terminalWidth(out) {
 		// A prompt wider than the terminal is redrawn on every key.
@@ -278,14 +277,43 @@ func askConsent(in lineReader, out io.Writer, echo bool, req orchestrator.Consen
 	}
 }
 
+// Colours of a change's lines in a consent question.
+const (
+	sgrAdded   = "\x1b[32m"
+	sgrRemoved = "\x1b[31m"
+	sgrHunk    = "\x1b[36m"
+)
+
+// writeConsentHead writes the lines before a consent question, a change's
+// in their colours when colour is set (they are visible already).
+func writeConsentHead(out io.Writer, head []frontend.ConsentLine, colour bool) {
+	for _, l := range head {
+		sgr := ""
+		switch l.Diff {
+		case '+':
+			sgr = sgrAdded
+		case '-':
+			sgr = sgrRemoved
+		case '@':
+			sgr = sgrHunk
+		}
+		if colour && sgr != "" {
+			io.WriteString(underVisible(out), sgr+l.Text+sgrReset+"\n")
+			continue
+		}
+		fmt.Fprintln(out, l.Text)
+	}
+}
+
 // TerminalConsent asks the person at a terminal, reading answers from in
 // and writing questions to out (mm --ask). Questions are asked one at a time.
 func TerminalConsent(in io.Reader, out io.Writer) func(context.Context, orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
 	var mu sync.Mutex
 	r := newPipeReader(in)
+	colour := frontend.UseColour(os.Getenv) && isTerminal(out)
 	return func(ctx context.Context, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
 		mu.Lock()
 		defer mu.Unlock()
-		return askConsent(r, out, true, req)
+		return askConsent(r, out, true, colour, req)
 	}
 }

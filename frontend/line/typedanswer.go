@@ -17,11 +17,9 @@ import (
 // terminal. What was typed before the question and what follows the answer
 // stay for the next prompt. The end of the turn (Ctrl-C, /abort) or of the
 // input refuses the call.
-func askConsentTyped(ctx context.Context, w *turnWatch, out io.Writer, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
+func askConsentTyped(ctx context.Context, w *turnWatch, out io.Writer, colour bool, req orchestrator.ConsentRequest) orchestrator.ConsentAnswer {
 	head, q := frontend.ConsentQuestion(req, consentKeys(req))
-	for _, l := range head {
-		fmt.Fprintln(out, l)
-	}
+	writeConsentHead(out, head, colour)
 	for {
 		fmt.Fprint(out, q)
 		line, ok := w.typedAnswer(ctx)

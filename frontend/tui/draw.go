@@ -14,6 +14,8 @@ const (
 	sgrDim      = "\x1b[2m"
 	sgrReverse  = "\x1b[7m"
 	sgrRed      = "\x1b[31m"
+	sgrGreen    = "\x1b[32m"
+	sgrCyan     = "\x1b[36m"
 	sgrQuestion = "\x1b[1;33m"
 )
 
@@ -35,8 +37,23 @@ func (s style) sgr(colour bool) string {
 			return sgrBold
 		}
 		return sgrQuestion
+	case styleAskAdded:
+		return colourOnly(colour, sgrGreen)
+	case styleAskRemoved:
+		return colourOnly(colour, sgrRed)
+	case styleAskHunk:
+		return colourOnly(colour, sgrCyan)
 	}
 	return ""
+}
+
+// colourOnly is sgr with colours, nothing without: a change's lines are
+// read in their colours, and plain without them.
+func colourOnly(colour bool, sgr string) string {
+	if !colour {
+		return ""
+	}
+	return sgr
 }
 
 // screen is what the terminal shows: its size and the rows drawn last, so

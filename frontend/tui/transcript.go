@@ -19,7 +19,28 @@ const (
 	styleQuestion       // the person's questions
 	styleFailed         // failed and denied calls, a turn's error
 	styleAsk            // a consent question waiting for its answer
+	styleAskAdded       // a line a change adds, in a consent question
+	styleAskRemoved     // a line a change removes, in a consent question
+	styleAskHunk        // a change's "@@" line, in a consent question
 )
+
+// asking says st is a style of a consent question waiting for its answer.
+func (st style) asking() bool {
+	return st == styleAsk || st == styleAskAdded || st == styleAskRemoved || st == styleAskHunk
+}
+
+// changeStyle is the style of a consent question's line of a change.
+func changeStyle(diff byte) style {
+	switch diff {
+	case '+':
+		return styleAskAdded
+	case '-':
+		return styleAskRemoved
+	case '@':
+		return styleAskHunk
+	}
+	return styleAsk
+}
 
 // line is one line of the transcript, before wrapping.
 type line struct {
@@ -306,7 +327,12 @@ func (t *transcript) turnEnded(e orchestrator.TurnEnded) {
 // answer will be written.
 func (t *transcript) consent(req orchestrator.ConsentRequest) int {
 	head, q := frontend.ConsentQuestion(req, "[y] once [n] no [a] always [v] never")
-	t.add(styleAsk, "", "  ", strings.Join(append(head, q), "\n"))
+	lead := ""
+	for _, l := range head {
+		t.add(changeStyle(l.Diff), lead, "  ", l.Text)
+		lead = "  "
+	}
+	t.add(styleAsk, lead, "  ", q)
 	return len(t.lines) - 1
 }
 
@@ -316,7 +342,7 @@ func (t *transcript) answered(last int, answer string) {
 	l := t.lines[last]
 	l.text += " → " + answer
 	l.rows = nil
-	for i := last; i >= 0 && t.lines[i].style == styleAsk; i-- {
+	for i := last; i >= 0 && t.lines[i].style.asking(); i-- {
 		t.lines[i].style = styleDim
 	}
 }

@@ -172,8 +172,10 @@ func policy() []allow {
 		// *mmconfigs.Error to print it as "[config error: …]" —
 		// configuration is data, read by a front end, and mmconfigs imports
 		// no front end. It cuts an ask_agent consent question's question as
-		// every cut of text for a person is made (internal/textcut).
-		{pkg: "frontend", imports: []string{"internal/textcut", "internal/visible", "mmconfigs", "orchestrator"}},
+		// every cut of text for a person is made (internal/textcut), and
+		// says a file's size in a consent question as mm says every size
+		// (internal/regularfile).
+		{pkg: "frontend", imports: []string{"internal/regularfile", "internal/textcut", "internal/visible", "mmconfigs", "orchestrator"}},
 		// The line mode, -p and mm --ask: the shared pieces (frontend), and
 		// the answer as markdown on a terminal with colours.
 		{pkg: "frontend/line", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
