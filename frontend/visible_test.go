@@ -2,7 +2,6 @@ package frontend
 
 import (
 	"testing"
-
 )
 
 func TestVisible(t *testing.T) {

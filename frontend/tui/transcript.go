@@ -14,14 +14,14 @@ import (
 type style uint8
 
 const (
-	stylePlain    style = iota
-	styleDim            // notices, hook runs, the ⚙ block, call summaries, past consent questions
-	styleQuestion       // the person's questions
-	styleFailed         // failed and denied calls, a turn's error
-	styleAsk            // a consent question waiting for its answer
-	styleAskAdded       // a line a change adds, in a consent question
-	styleAskRemoved     // a line a change removes, in a consent question
-	styleAskHunk        // a change's "@@" line, in a consent question
+	stylePlain      style = iota
+	styleDim              // notices, hook runs, the ⚙ block, call summaries, past consent questions
+	styleQuestion         // the person's questions
+	styleFailed           // failed and denied calls, a turn's error
+	styleAsk              // a consent question waiting for its answer
+	styleAskAdded         // a line a change adds, in a consent question
+	styleAskRemoved       // a line a change removes, in a consent question
+	styleAskHunk          // a change's "@@" line, in a consent question
 )
 
 // asking says st is a style of a consent question waiting for its answer.
