@@ -63,6 +63,7 @@ type recSink struct {
 	events  []Event
 	answers []ConsentAnswer
 	asked   []string
+	reqs    []ConsentRequest
 }
 
 func (r *recSink) Emit(ev Event) {
@@ -75,6 +76,7 @@ func (r *recSink) Consent(ctx context.Context, req ConsentRequest) ConsentAnswer
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.asked = append(r.asked, req.Tool+": "+req.Subject)
+	r.reqs = append(r.reqs, req)
 	if len(r.answers) == 0 {
 		return ConsentUnavailable
 	}
