@@ -7,12 +7,14 @@ import (
 	"testing"
 
 	"github.com/mm-agent/mm/orchestrator"
+	"github.com/mm-agent/mm/tools"
 )
 
 // shown lists the transcript's lines, each after its style's name unless
 // plain.
 func shown(t *transcript) []string {
-	names := map[style]string{styleDim: "dim", styleQuestion: "question", styleFailed: "failed", styleAsk: "ask"}
+	names := map[style]string{styleDim: "dim", styleQuestion: "question", styleFailed: "failed", styleAsk: "ask",
+		styleAskAdded: "added", styleAskRemoved: "removed", styleAskHunk: "hunk"}
 	var out []string
 	for _, l := range t.lines {
 		s := l.text
@@ -193,6 +195,47 @@ func TestTranscriptQuestionAndConsent(t *testing.T) {
 	)
 	if got := shown(&tr); !slices.Equal(got, want) {
 		t.Errorf("answered\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestTranscriptChange: an edit's consent question shows its diff, each
+// line in the style of what it does to the file, in colour on a terminal
+// and plain with NO_COLOR; answered, the whole question is dimmed.
+func TestTranscriptChange(t *testing.T) {
+	var tr transcript
+	last := tr.consent(orchestrator.ConsentRequest{Tool: "edit_file", Subject: "f.txt",
+		Change: &tools.Change{Path: "/p/f.txt", Old: "a\nb\n", OldSize: -1, New: "a\nc\n"}})
+	want := []string{
+		"[ask] Allow edit_file: f.txt, to make this change:",
+		"[hunk]   @@ -1,2 +1,2 @@",
+		"[ask]    a",
+		"[removed]   -b",
+		"[added]   +c",
+		"[ask]   Allow this change? [y] once [n] no [a] always [v] never",
+	}
+	if got := shown(&tr); !slices.Equal(got, want) {
+		t.Errorf("asked\n got %q\nwant %q", got, want)
+	}
+	for _, tt := range []struct {
+		colour bool
+		want   []string
+	}{
+		{true, []string{sgrCyan, sgrQuestion, sgrRed, sgrGreen}},
+		{false, []string{"", sgrBold, "", ""}},
+	} {
+		var got []string
+		for _, st := range []style{styleAskHunk, styleAsk, styleAskRemoved, styleAskAdded} {
+			got = append(got, st.sgr(tt.colour))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("colour %v: styles drawn %q, want %q", tt.colour, got, tt.want)
+		}
+	}
+	tr.answered(last, "yes, once")
+	for _, l := range tr.lines {
+		if l.style != styleDim {
+			t.Errorf("answered, %q is still %v", l.text, l.style)
+		}
 	}
 }
 
