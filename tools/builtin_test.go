@@ -37,7 +37,7 @@ func TestBuiltins(t *testing.T) {
 	}
 }
 
-// TestSubjectWhole: the subject a person approves is the value as the
+// TestSubjectWhole: the subject of a title is the value as the
 // model wrote it, line breaks kept and uncut; only its ends are trimmed.
 func TestSubjectWhole(t *testing.T) {
 	long := strings.Repeat("é", 70)
@@ -51,8 +51,8 @@ func TestSubjectWhole(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := SubjectWhole(json.RawMessage(tt.input)); got != tt.want {
-				t.Errorf("SubjectWhole(%s) = %q, want %q", tt.input, got, tt.want)
+			if got := subjectWhole(json.RawMessage(tt.input)); got != tt.want {
+				t.Errorf("subjectWhole(%s) = %q, want %q", tt.input, got, tt.want)
 			}
 		})
 	}
