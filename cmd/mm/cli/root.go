@@ -238,10 +238,7 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 	// While the session is built: what the first command hook needs.
 	hooks.Prepare(&cfg.Hooks)
 	end.wait()
-	model := cfg.Model
-	if f.model != "" {
-		model = f.model
-	}
+	model := sessionOptions(&f, s, cfg, cwd).Running().Model
 	st, resumed, say, err := newStore(&f, s, cfg.Abs, model, cwd, cfg.Persist)
 	if err != nil {
 		return f.failed(s, format, 1, err, frontend.ReportError)
@@ -313,12 +310,10 @@ func (m *mode) session(askOnly bool) func(orchestrator.Sink) (*orchestrator.Sess
 	}
 }
 
-// banner is the line mode's and the window's first lines.
+// banner is the line mode's and the window's first lines: what the
+// session runs, --model and --yolo included.
 func (m *mode) banner(s *orchestrator.Session) string {
-	// The model the session runs, which --model may have given.
-	shown := *m.cfg
-	shown.Model = s.Model()
-	return shown.Banner(version(), m.cwd, s.MCPBanner(), s.SkillsBanner())
+	return m.cfg.Banner(version(), m.cwd, s.Running(), s.MCPBanner(), s.SkillsBanner())
 }
 
 // lineBanner is the line mode's first lines: the banner, then what was
