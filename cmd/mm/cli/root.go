@@ -34,10 +34,13 @@ type flags struct {
 	yolo           bool
 	version        bool
 	outputFormat   string
-	// cont, resume and noSave are --continue, --resume and --no-save.
-	cont   bool
-	resume string
-	noSave bool
+	// cont, resume and noSave are --continue, --resume and --no-save;
+	// resuming says --resume was given, even as "": an empty id is refused
+	// as a blank one is, never taken for a new session.
+	cont     bool
+	resume   string
+	resuming bool
+	noSave   bool
 
 	// chain is where this mm is in a chain of asks, when the asking mm
 	// could not pass it in the environment (over ssh): hidden flags.
@@ -80,6 +83,7 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 				fmt.Fprintln(cmd.OutOrStdout(), versionLine())
 				return nil
 			}
+			f.resuming = cmd.Flags().Changed("resume")
 			return exitCode(runRoot(cmd.Context(), end, s, f, args))
 		},
 	}
@@ -195,9 +199,9 @@ func (f *flags) validate() (line.OutputFormat, error) {
 		return "", errors.New("give one of -p, --ask, --ask-with-context, -acp, -tui")
 	}
 	switch {
-	case f.cont && f.resume != "":
+	case f.cont && f.resuming:
 		return "", errors.New("give one of --continue and --resume")
-	case (f.cont || f.resume != "") && f.acp:
+	case (f.cont || f.resuming) && f.acp:
 		return "", errResumeACP
 	}
 	format, err := line.ParseOutputFormat(f.outputFormat)
