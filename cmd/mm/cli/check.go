@@ -33,7 +33,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 			if path == "" {
 				c := mmconfigs.Default(cwd, s.Getenv)
 				set, problems := checkSkills(c, cwd, s.Getenv)
-				fmt.Fprintln(out, c.Banner(version(), cwd, sessionOptions(f, s, c, cwd).Running(), set.Banner()))
+				fmt.Fprintln(out, bannerLine(c, cwd, sessionOptions(f, s, c, cwd).Running(), set.Banner()))
 				for _, problem := range problems {
 					fmt.Fprintf(errOut, "  %s\n", frontend.Visible(problem))
 				}
@@ -56,7 +56,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					return
 				}
 				set, problems := checkSkills(c, cwd, s.Getenv)
-				fmt.Fprintln(out, c.Banner(version(), cwd, o.Running(), set.Banner()))
+				fmt.Fprintln(out, bannerLine(c, cwd, o.Running(), set.Banner()))
 				for _, problem := range problems {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, frontend.Visible(problem))
 					skillsOK = false

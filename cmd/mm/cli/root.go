@@ -317,7 +317,14 @@ func (m *mode) session(askOnly bool) func(orchestrator.Sink) (*orchestrator.Sess
 // banner is the line mode's and the window's first lines: what the
 // session runs, --model and --yolo included.
 func (m *mode) banner(s *orchestrator.Session) string {
-	return m.cfg.Banner(version(), m.cwd, s.Running(), s.MCPBanner(), s.SkillsBanner())
+	return bannerLine(m.cfg, m.cwd, s.Running(), s.MCPBanner(), s.SkillsBanner())
+}
+
+// bannerLine is c's banner as every front end and mm check show it: made
+// visible on one line, since a model id (a server's, written by mm init),
+// a path or a name may hold a line break or an escape.
+func bannerLine(c *mmconfigs.Config, cwd string, run mmconfigs.Running, extra ...string) string {
+	return frontend.VisibleLine(c.Banner(version(), cwd, run, extra...))
 }
 
 // lineBanner is the line mode's first lines: the banner, then what was
