@@ -41,7 +41,8 @@ type Reply struct {
 // DecodeReply reads a hook's stdout for event ev. Empty or blank stdout is
 // {"action":"continue"}. A JSON null in a field is the field left out. The
 // error, when there is one, is the run's failure as the reference words it:
-// invalid JSON, an action the event does not take, or the error action.
+// invalid JSON (a key given twice included), an action the event does not
+// take, or the error action.
 func DecodeReply(ev Event, stdout []byte) (Reply, error) {
 	data := bytes.TrimSpace(stdout)
 	if len(data) == 0 {
@@ -57,6 +58,11 @@ func DecodeReply(ev Event, stdout []byte) (Reply, error) {
 	}
 	if obj == nil {
 		return Reply{}, errors.New("invalid JSON on stdout: the reply must be an object, not null")
+	}
+	// A key given twice, at any depth (input's too), is refused as the
+	// YAML side refuses it: decoding would keep the last one silently.
+	if err := jsonkind.UniqueKeys(data); err != nil {
+		return Reply{}, fmt.Errorf("invalid JSON on stdout: %v", err)
 	}
 
 	var r Reply

@@ -45,6 +45,13 @@ func TestDecodeReply(t *testing.T) {
 		{PreAsk, `{"transcript":{}}`, `invalid JSON on stdout: "transcript" must be a string, not an object`},
 		{PostAsk, `{"context":["a"]}`, `invalid JSON on stdout: "context" must be a string, not an array`},
 		{PreToolCall, `{"action":true}`, `invalid JSON on stdout: "action" must be a string, not a boolean`},
+		// A key given twice is refused, not taken last-wins: at the top,
+		// inside input at any depth, and in a field the event ignores.
+		{PreToolCall, `{"action":"deny","reason":"r","action":"allow"}`, `invalid JSON on stdout: key "action" is given twice`},
+		{PreToolCall, `{"input":{"path":"notes.txt","path":"/home/me/.ssh/authorized_keys"}}`, `invalid JSON on stdout: input: key "path" is given twice`},
+		{PreToolCall, `{"input":{"edits":[{"old":"a","new":"b"},{"old":"c","old":"d"}]}}`, `invalid JSON on stdout: input.edits[1]: key "old" is given twice`},
+		{PreToolCall, `{"context":"a","context":"b"}`, `invalid JSON on stdout: key "context" is given twice`},
+		{PostGeneration, `{"reason":"a","\u0072eason":"b"}`, `invalid JSON on stdout: key "reason" is given twice`},
 
 		{PreGeneration, `{"action":"error","error":"no key"}`, `no key`},
 		{PostGeneration, `{"action":"error"}`, `the hook reported an error`},

@@ -50,7 +50,7 @@ mmConfigs:
 	if !reflect.DeepEqual(c.Agents, want) {
 		t.Errorf("Agents\n got %#v\nwant %#v", c.Agents, want)
 	}
-	if got := c.Banner("v1", dir); got != "mm v1 | config: agent.yaml | agents: expert, gemini, local, remote, reviewer, short | yolo: off" {
+	if got := c.Banner("v1", dir, Running{}); got != "mm v1 | config: agent.yaml | agents: expert, gemini, local, remote, reviewer, short | yolo: off" {
 		t.Errorf("banner %q", got)
 	}
 	for k, s := range map[AgentKind]string{AgentFile: "file", AgentCommand: "command", AgentSSH: "ssh", AgentA2A: "a2a"} {

@@ -5,22 +5,34 @@ import (
 	"strings"
 )
 
+// Running is what a session runs with where the command line and the
+// environment have a say over the file: the model (--model, else model:,
+// else $MM_MODEL) and whether consent is off (--yolo or yolo: true).
+// orchestrator.Options.Running merges them once, for the session and for
+// every line that shows it, so that what is shown is what runs.
+type Running struct {
+	Model string
+	Yolo  bool
+}
+
 // Banner is the start-up line of the line mode, the window and mm check:
 // "mm <version> | config: <path> | model: <ref> | agents: <names> | yolo:
-// on|off | hooks: …". Parts with nothing to say are left out; extra parts
-// (such as the MCP servers of a running session) go before the hooks part.
-func (c *Config) Banner(version, cwd string, extra ...string) string {
+// on|off | hooks: …". The model and yolo parts are run's, the session's
+// own, never the file's alone. Parts with nothing to say are left out;
+// extra parts (such as the MCP servers of a running session) go before
+// the hooks part.
+func (c *Config) Banner(version, cwd string, run Running, extra ...string) string {
 	parts := []string{"mm " + version}
 	if c.Path != "" {
 		parts = append(parts, "config: "+DisplayPath(c.Abs, cwd))
 	}
-	if c.Model != "" {
-		parts = append(parts, "model: "+c.Model)
+	if run.Model != "" {
+		parts = append(parts, "model: "+run.Model)
 	}
 	if len(c.Agents) > 0 {
 		parts = append(parts, "agents: "+strings.Join(c.AgentNames(), ", "))
 	}
-	if c.Yolo {
+	if run.Yolo {
 		parts = append(parts, "yolo: on")
 	} else {
 		parts = append(parts, "yolo: off")

@@ -284,10 +284,15 @@ hooks:
 		t.Fatal(err)
 	}
 	want := "mm v1.2.3 | config: agent.yaml | model: echo/x | agents: coder, expert | yolo: on | hooks: preGeneration×2 postAsk×1"
-	if got := c.Banner("v1.2.3", dir); got != want {
+	if got := c.Banner("v1.2.3", dir, Running{Model: c.Model, Yolo: c.Yolo}); got != want {
 		t.Errorf("Banner\n got: %s\nwant: %s", got, want)
 	}
-	if got := Default(dir, noenv).Banner("v1", dir); got != "mm v1 | yolo: off" {
+	// The model and yolo parts are the session's, whatever the file says.
+	want = "mm v1.2.3 | config: agent.yaml | model: echo/flag | agents: coder, expert | yolo: off | hooks: preGeneration×2 postAsk×1"
+	if got := c.Banner("v1.2.3", dir, Running{Model: "echo/flag"}); got != want {
+		t.Errorf("Banner of a session's own values\n got: %s\nwant: %s", got, want)
+	}
+	if got := Default(dir, noenv).Banner("v1", dir, Running{}); got != "mm v1 | yolo: off" {
 		t.Errorf("default banner %q", got)
 	}
 }

@@ -46,7 +46,7 @@ hooks:
 		parts[i] = regexp.QuoteMeta(p)
 	}
 	want := regexp.MustCompile("^" + strings.Join(parts, ".*") + "$")
-	if got := c.Banner("v0.4.0", sub); !want.MatchString(got) {
+	if got := c.Banner("v0.4.0", sub, Running{Model: c.Model, Yolo: c.Yolo}); !want.MatchString(got) {
 		t.Errorf("banner\n %s\ndoes not read as the reference's\n %s", got, example)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/mm-agent/mm/llm"
-	"github.com/mm-agent/mm/mmconfigs"
 )
 
 // serveCheckTimeout bounds how long mm check waits for a model server's
@@ -13,40 +12,43 @@ import (
 // loading a model still answers this.
 const serveCheckTimeout = 3 * time.Second
 
-// CheckModel is what mm check says of a configuration's model: err is the
-// error a session of it would start with (an unknown provider, a script
-// that does not load), a configuration error; warning, when the model is
-// sound, says its server does not answer or does not have it, and how to
-// start or fetch it. A configuration without a model has nothing to check.
-func CheckModel(ctx context.Context, cfg *mmconfigs.Config, getenv func(string) string) (warning string, err error) {
-	if cfg.Model == "" {
+// CheckModel is what mm check says of the model a session of o runs
+// (Options.Running: --model's, else the file's): err is the error the
+// session would start with (an unknown provider, a script that does not
+// load), a configuration error; warning, when the model is sound, says its
+// server does not answer or does not have it, and how to start or fetch
+// it. A configuration without a model has nothing to check.
+func CheckModel(ctx context.Context, o Options, getenv func(string) string) (warning string, err error) {
+	cfg, ref := o.Config, o.Running().Model
+	if ref == "" {
 		return "", nil
 	}
-	m, err := llm.New(cfg.Model, llm.Options{Providers: providers(cfg.Providers), ConfigDir: cfg.Dir, Getenv: getenv})
+	m, err := llm.New(ref, llm.Options{Providers: providers(cfg.Providers), ConfigDir: cfg.Dir, Getenv: getenv})
 	if err != nil {
-		return "", cfg.ModelError(cfg.Model, err, func(p string) string { return p })
+		return "", cfg.ModelError(ref, err, func(p string) string { return p })
 	}
 	ctx, cancel := context.WithTimeout(ctx, serveCheckTimeout)
 	defer cancel()
 	if err := llm.CheckServes(ctx, m); err != nil {
-		return "model " + cfg.Model + ": " + err.Error(), nil
+		return "model " + ref + ": " + err.Error(), nil
 	}
 	return "", nil
 }
 
-// HandOffAdvice is what mm check says to set on the server of cfg's model
-// so that a hand-off does not cost the asking agent its prompt cache
-// (llm.HandOffAdvice); "" for a configuration that asks no agent, or
-// whose server needs nothing set.
-func HandOffAdvice(ctx context.Context, cfg *mmconfigs.Config, getenv func(string) string) string {
-	if cfg.Model == "" || len(cfg.Agents) == 0 {
+// HandOffAdvice is what mm check says to set on the server of the model a
+// session of o runs so that a hand-off does not cost the asking agent its
+// prompt cache (llm.HandOffAdvice); "" for a configuration that asks no
+// agent, or whose server needs nothing set.
+func HandOffAdvice(ctx context.Context, o Options, getenv func(string) string) string {
+	cfg, ref := o.Config, o.Running().Model
+	if ref == "" || len(cfg.Agents) == 0 {
 		return ""
 	}
-	m, err := llm.New(cfg.Model, llm.Options{Providers: providers(cfg.Providers), ConfigDir: cfg.Dir, Getenv: getenv})
+	m, err := llm.New(ref, llm.Options{Providers: providers(cfg.Providers), ConfigDir: cfg.Dir, Getenv: getenv})
 	if err != nil {
 		return "" // CheckModel reports it
 	}
 	ctx, cancel := context.WithTimeout(ctx, serveCheckTimeout)
 	defer cancel()
-	return llm.HandOffAdvice(ctx, cfg.Model, m)
+	return llm.HandOffAdvice(ctx, ref, m)
 }

@@ -61,6 +61,18 @@ type Options struct {
 	Store SessionStore
 }
 
+// Running is what a session of o runs with: --model (o.Model) over the
+// file's model:, which $MM_MODEL stands for when the file has none; consent
+// off with --yolo (o.Yolo) or yolo: true. The one place they are merged:
+// the session runs it, and the banner and mm check show it.
+func (o Options) Running() mmconfigs.Running {
+	run := mmconfigs.Running{Model: o.Config.Model, Yolo: o.Config.Yolo || o.Yolo}
+	if o.Model != "" {
+		run.Model = o.Model
+	}
+	return run
+}
+
 // Session is one conversation with an agent: its history, its consent
 // decisions and the asked agents it keeps running.
 type Session struct {
@@ -141,7 +153,6 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		cfg:    cfg,
 		system: systemPrompt(cfg),
 		cwd:    opts.Cwd,
-		yolo:   cfg.Yolo || opts.Yolo,
 		sink:   opts.Sink,
 		always: map[string]bool{},
 		never:  map[string]bool{},
@@ -160,10 +171,8 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	if cfg.Abs != "" {
 		s.environ = withEnv(s.environ, "MM_CONFIG", cfg.Abs)
 	}
-	s.ref = cfg.Model
-	if opts.Model != "" {
-		s.ref = opts.Model
-	}
+	run := opts.Running()
+	s.ref, s.yolo = run.Model, run.Yolo
 	path := cfg.Path
 	if path == "" {
 		path = "(no configuration file)"
@@ -270,6 +279,10 @@ func (s *Session) Close() error {
 
 // Model is the session's model reference.
 func (s *Session) Model() string { return s.ref }
+
+// Running is what the session runs with (Options.Running): what its banner
+// shows.
+func (s *Session) Running() mmconfigs.Running { return mmconfigs.Running{Model: s.ref, Yolo: s.yolo} }
 
 // Tools are the names of the tools the model is offered, in their order.
 func (s *Session) Tools() []string { return append([]string(nil), s.order...) }

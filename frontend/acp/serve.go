@@ -57,8 +57,11 @@ type Options struct {
 }
 
 // Serve speaks ACP as an agent on in and out until in ends or ctx is done,
-// then closes every session. errw gets the lines an editor shows in its
-// agent log: hooks' failure reports and protocol problems.
+// then closes every session. At in's end it first answers every request it
+// had read: a prompt runs to its end (nobody can be asked for consent any
+// more: a tool call that needs it is refused). errw gets the lines an
+// editor shows in its agent log: hooks' failure reports and protocol
+// problems.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, errw io.Writer, opts Options) error {
 	if opts.NewSession == nil {
 		opts.NewSession = newOrchestratorSession
@@ -82,6 +85,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, errw io.Writer, opt
 	var err error
 	select {
 	case <-s.conn.Done():
+		// The input has ended: what was read is answered before mm exits.
+		select {
+		case <-w.Answered():
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
@@ -296,9 +305,9 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 	}
 	// The asking mm's hand-off, when it is traced, continues here: its
 	// _meta names it, whatever this process's TRACEPARENT said.
-	ctx = tracing.FromMeta(tracing.Adopt(ctx, s.ctx), p.Meta)
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := s.turnContext(ctx)
 	defer cancel()
+	ctx = tracing.FromMeta(tracing.Adopt(ctx, s.ctx), p.Meta)
 	ss.turnMu.Lock()
 	defer ss.turnMu.Unlock()
 	if ctx.Err() != nil {
@@ -327,6 +336,23 @@ func (s *server) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptRes
 		return acp.PromptResponse{}, &acp.RequestError{Code: -32603, Message: err.Error()}
 	}
 	return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
+}
+
+// turnContext is a prompt's context, from its request's: cancelled with it
+// ($/cancel_request), or by the cancel returned (session/cancel, the
+// session closed) — not when the input ends, which the SDK cancels every
+// request for: a prompt read before the end is answered (Serve waits for
+// it).
+func (s *server) turnContext(req context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(req))
+	stop := context.AfterFunc(req, func() {
+		select {
+		case <-s.conn.Done(): // the input ended (before req: it is its parent)
+		default:
+			cancel()
+		}
+	})
+	return ctx, func() { stop(); cancel() }
 }
 
 // Cancel cancels the session's running prompt.

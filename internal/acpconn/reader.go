@@ -78,22 +78,41 @@ func (r *Reader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// envelope is a message as the SDK decodes it (its anyMessage): a line
+// that does not decode as one is skipped by the SDK, and so never
+// answered; one that does and has an id and a method is a request it
+// answers.
+type envelope struct {
+	JSONRPC string           `json:"jsonrpc"`
+	ID      *json.RawMessage `json:"id"`
+	Method  string           `json:"method"`
+	Params  json.RawMessage  `json:"params"`
+	Result  json.RawMessage  `json:"result"`
+	Error   *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    any    `json:"data"`
+	} `json:"error"`
+}
+
 // pass reports whether the SDK should read line; a notification is
-// handed to notify instead.
+// handed to notify instead. A request passed on is counted on r.out, which
+// counts its answer (Writer.Answered).
 func (r *Reader) pass(line []byte) bool {
-	var env struct {
-		ID     *json.RawMessage `json:"id"`
-		Method string           `json:"method"`
-		Params json.RawMessage  `json:"params"`
-	}
+	var env envelope
 	if json.Unmarshal(line, &env) != nil {
 		if r.notJSON != nil && len(bytes.TrimSpace(line)) > 0 {
 			r.notJSON(line)
 		}
 		return true // the SDK reports what it cannot parse
 	}
-	// $/cancel_request is the SDK's own, and it takes it at once.
-	if env.ID != nil || env.Method == "" || env.Method == "$/cancel_request" {
+	switch {
+	case env.ID != nil && env.Method != "":
+		r.out.asked()
+		return true
+	case env.ID != nil || env.Method == "" || env.Method == "$/cancel_request":
+		// A response, or $/cancel_request: the SDK's own, which it takes
+		// at once.
 		return true
 	}
 	r.notify(env.Method, env.Params)
@@ -144,6 +163,7 @@ func (r *Reader) refuse(prefix []byte, size int) {
 		Error   rpcError        `json:"error"`
 	}{"2.0", id, rpcError{Code: codeInvalidRequest, Message: err.Error()}})
 	if mErr == nil {
+		r.out.asked() // answered here, by the write below
 		_, _ = r.out.Write(append(resp, '\n'))
 	}
 }
@@ -181,16 +201,92 @@ func requestID(prefix []byte) (json.RawMessage, bool) {
 
 // Writer is a connection's output, shared by the SDK and Reader: each
 // writes a whole message with one Write call, which Writer keeps whole.
+// It counts the responses it writes, against the requests its Reader
+// passed on (Answered).
 type Writer struct {
 	mu sync.Mutex
 	w  io.Writer
+	// requests are those its Reader passed on or refused, responses
+	// those written; answered is closed when they meet, once asked for.
+	requests, responses int
+	answered            chan struct{}
 }
 
 // NewWriter writes to w.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
 func (w *Writer) Write(p []byte) (int, error) {
+	response := isResponse(p)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.w.Write(p)
+	n, err := w.w.Write(p)
+	if response {
+		w.responses++
+		w.settle()
+	}
+	return n, err
+}
+
+// asked counts a request the Reader passed on, to be answered.
+func (w *Writer) asked() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.requests++
+}
+
+// Answered is closed once every request the Reader has passed on has had
+// its response written (a write that failed counts: nobody reads it). An
+// agent whose input has ended waits on it, so that it answers what it had
+// read before it exits.
+func (w *Writer) Answered() <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.answered == nil {
+		w.answered = make(chan struct{})
+		w.settle()
+	}
+	return w.answered
+}
+
+// settle closes answered when every request has its response; w.mu held.
+func (w *Writer) settle() {
+	if w.answered != nil && w.responses >= w.requests {
+		select {
+		case <-w.answered:
+		default:
+			close(w.answered)
+		}
+	}
+}
+
+// isResponse reports whether p, one message, is a response: an object
+// with an id and a result or an error, and no method. Only its first keys
+// are read (the SDK writes jsonrpc, id, then method or result or error),
+// never the params or the result.
+func isResponse(p []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(p))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	id := false
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch t {
+		case "method":
+			return false
+		case "result", "error":
+			return id
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return false
+		}
+		if t == "id" {
+			id = string(v) != "null"
+		}
+	}
+	return false
 }

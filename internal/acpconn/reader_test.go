@@ -121,3 +121,65 @@ func TestReaderNotJSON(t *testing.T) {
 		t.Errorf("told of %q, want %q", seen, want)
 	}
 }
+
+func TestIsResponse(t *testing.T) {
+	for msg, want := range map[string]bool{
+		`{"jsonrpc":"2.0","id":1,"result":{}}`:                              true,
+		`{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"x"}}`:  true,
+		`{"jsonrpc":"2.0","id":2,"method":"session/request_permission"}`:    false,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"result":1}}`: false,
+		`{"jsonrpc":"2.0","result":{}}`:                                     false,
+		`{"jsonrpc":"2.0","id":null,"result":{}}`:                           false,
+		`[1]`:      false,
+		`not json`: false,
+	} {
+		if got := isResponse([]byte(msg + "\n")); got != want {
+			t.Errorf("isResponse(%s) = %v, want %v", msg, got, want)
+		}
+	}
+}
+
+// TestWriterAnswered: Answered is closed once every request the Reader
+// passed on (or refused, answering it itself) has a response written;
+// notifications, responses and the agent's own requests are not waited for.
+func TestWriterAnswered(t *testing.T) {
+	big := strings.Repeat("z", MaxMessage)
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}
+{"jsonrpc":"2.0","method":"session/cancel","params":{}}
+{"jsonrpc":"2.0","id":9,"result":{}}
+{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{}}
+{"jsonrpc":5,"id":3,"method":"skipped by the SDK, never answered"}
+{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":"` + big + `"}
+`
+	var out bytes.Buffer
+	w := NewWriter(&out)
+	r := NewReader(strings.NewReader(in), w, func(string, json.RawMessage) {}, nil)
+	if _, err := io.ReadAll(r); err != nil {
+		t.Fatal(err)
+	}
+	answered := func() bool {
+		select {
+		case <-w.Answered():
+			return true
+		default:
+			return false
+		}
+	}
+	for i, msg := range []string{
+		`{"jsonrpc":"2.0","method":"session/update","params":{}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"session/request_permission","params":{}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{}}`,
+	} {
+		if answered() {
+			t.Fatalf("answered before message %d", i)
+		}
+		w.Write([]byte(msg + "\n"))
+	}
+	if answered() {
+		t.Fatal("answered with request 2 still open")
+	}
+	w.Write([]byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"x"}}` + "\n"))
+	if !answered() {
+		t.Error("not answered once every request has its response")
+	}
+}

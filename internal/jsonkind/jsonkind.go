@@ -1,5 +1,6 @@
-// Package jsonkind names the kind of a JSON value, for the messages that
-// tell a hook's or a model's author what was expected and what came.
+// Package jsonkind names the kind of a JSON value, and a key given twice,
+// for the messages that tell a hook's or a model's author what was
+// expected and what came.
 package jsonkind
 
 import "bytes"

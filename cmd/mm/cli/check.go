@@ -33,7 +33,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 			if path == "" {
 				c := mmconfigs.Default(cwd, s.Getenv)
 				set, problems := checkSkills(c, cwd, s.Getenv)
-				fmt.Fprintln(out, c.Banner(version(), cwd, set.Banner()))
+				fmt.Fprintln(out, bannerLine(c, cwd, sessionOptions(f, s, c, cwd).Running(), set.Banner()))
 				for _, problem := range problems {
 					fmt.Fprintf(errOut, "  %s\n", frontend.Visible(problem))
 				}
@@ -43,18 +43,25 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				return nil
 			}
 			mcpOK, hooksOK, skillsOK, agentsOK, modelOK := true, true, true, true, true
+			root := true
 			ok := mmconfigs.Walk(path, cwd, s.Getenv, s.Features.Schemas, func(p string, c *mmconfigs.Config, err error) {
+				// The flags' configuration runs with them (--model,
+				// --yolo); an agent it asks by file is started with none.
+				o := orchestrator.Options{Config: c}
+				if root {
+					o, root = sessionOptions(f, s, c, cwd), false
+				}
 				if err != nil {
 					frontend.ReportError(errOut, err)
 					return
 				}
 				set, problems := checkSkills(c, cwd, s.Getenv)
-				fmt.Fprintln(out, c.Banner(version(), cwd, set.Banner()))
+				fmt.Fprintln(out, bannerLine(c, cwd, o.Running(), set.Banner()))
 				for _, problem := range problems {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, frontend.Visible(problem))
 					skillsOK = false
 				}
-				warning, err := orchestrator.CheckModel(cmd.Context(), c, s.Getenv)
+				warning, err := orchestrator.CheckModel(cmd.Context(), o, s.Getenv)
 				switch {
 				case err != nil:
 					frontend.ReportError(errOut, err)
@@ -64,7 +71,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					fmt.Fprintf(errOut, "  %s: warning: %s\n", p, frontend.VisibleLine(warning)) // a server's words may be in it
 					modelOK = modelOK && !strict
 				}
-				if advice := orchestrator.HandOffAdvice(cmd.Context(), c, s.Getenv); advice != "" {
+				if advice := orchestrator.HandOffAdvice(cmd.Context(), o, s.Getenv); advice != "" {
 					fmt.Fprintf(out, "  %s\n", frontend.VisibleLine(advice))
 				}
 				for _, problem := range checkHooks(cmd.Context(), s.Features, c, cwd, s.Getenv) {

@@ -139,7 +139,7 @@ func runInit(ctx context.Context, o initOptions, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mm init: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(o.Stdout, "wrote %s (model: %s) and %s\n", initMainFile, frontend.Visible(model), initExpertFile)
+	fmt.Fprintf(o.Stdout, "wrote %s (model: %s) and %s\n", initMainFile, frontend.VisibleLine(model), initExpertFile)
 	if note != "" {
 		fmt.Fprint(o.Stdout, startServerHint)
 	}
@@ -187,7 +187,7 @@ func pickModel(ctx context.Context, o initOptions, stderr io.Writer) (model stri
 	if o.Interactive {
 		i = choose(o.Stdin, o.Stdout, refs)
 	} else {
-		fmt.Fprintf(stderr, "mm init: using %s, the first of %d model(s) found (choose another with --model)\n", frontend.Visible(refs[0]), len(refs))
+		fmt.Fprintf(stderr, "mm init: using %s, the first of %d model(s) found (choose another with --model)\n", frontend.VisibleLine(refs[0]), len(refs))
 	}
 	return refs[i], from[i], true
 }
@@ -249,7 +249,7 @@ func listModels(ctx context.Context, client *http.Client, baseURL string) ([]str
 func choose(in io.Reader, out io.Writer, refs []string) int {
 	fmt.Fprintln(out, "Models on the local servers:")
 	for i, r := range refs {
-		fmt.Fprintf(out, "  %d. %s\n", i+1, frontend.Visible(r))
+		fmt.Fprintf(out, "  %d. %s\n", i+1, frontend.VisibleLine(r))
 	}
 	lines := bufio.NewScanner(in)
 	for {

@@ -175,3 +175,58 @@ func TestInitTerminal(t *testing.T) {
 		t.Fatalf("agent.yaml: %v, %+v", err, c)
 	}
 }
+
+// TestInitShowsModelIdsVisibly: a server's model ids are shown made
+// visible on one line — in the list, the "using" and "wrote" lines, and
+// the banner of the configuration written — so that a line break cannot
+// forge a list entry nor an escape reach the terminal (issue 37). The file
+// keeps the id as the server named it.
+func TestInitShowsModelIdsVisibly(t *testing.T) {
+	// JSON escapes: the server's ids hold a real newline and ESC.
+	srv := modelsServer(t, `two\nlines`, `red\u001b[31m`)
+	servers := []llm.LocalServer{{Provider: "ollama", BaseURL: srv.URL + "/v1"}}
+	tests := []struct {
+		name        string
+		interactive bool
+		stdin       string
+		model       string // the id written
+		stdout      string
+		stderr      string
+		banner      string
+	}{
+		{"no terminal", false, "", "ollama/two\nlines",
+			"wrote agent.yaml (model: ollama/two\\nlines) and agent.expert.yaml\nnext: mm check, then mm, mm -p \"question\" or mm --ask expert \"question\"\n",
+			"mm init: using ollama/two\\nlines, the first of 2 model(s) found (choose another with --model)\n",
+			" | config: agent.yaml | model: ollama/two\\nlines | agents: expert | yolo: off | hooks: preToolCall×1\n"},
+		{"picked on a terminal", true, "2\n", "ollama/red\x1b[31m",
+			"Models on the local servers:\n  1. ollama/two\\nlines\n  2. ollama/red\\x1b[31m\nWhich model? [1]: " +
+				"wrote agent.yaml (model: ollama/red\\x1b[31m) and agent.expert.yaml\nnext: mm check, then mm, mm -p \"question\" or mm --ask expert \"question\"\n",
+			"",
+			" | config: agent.yaml | model: ollama/red\\x1b[31m | agents: expert | yolo: off | hooks: preToolCall×1\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var stdout, stderr bytes.Buffer
+			code := runInit(context.Background(), initOptions{
+				Dir: dir, Servers: servers, Client: &http.Client{},
+				Stdin: strings.NewReader(tt.stdin), Stdout: &stdout, Interactive: tt.interactive,
+			}, &stderr)
+			if code != 0 || stdout.String() != tt.stdout || stderr.String() != tt.stderr {
+				t.Errorf("exit %d\nstdout %q\nstderr %q\nwant stdout %q\nstderr %q", code, stdout.String(), stderr.String(), tt.stdout, tt.stderr)
+			}
+			c, err := mmconfigs.Load(initMainFile, dir, func(string) string { return "" })
+			if err != nil || c.Model != tt.model {
+				t.Fatalf("the written %s: model %q, error %v; want model %q", initMainFile, c.Model, err, tt.model)
+			}
+			// The banner of the file written, in the line mode and mm check.
+			for _, args := range [][]string{{"--no-save"}, {"check"}} {
+				s, out, errOut := testStreams(dir, "/exit\n", map[string]string{"PATH": os.Getenv("PATH")})
+				runWith(context.Background(), nil, s, args)
+				if got, _, _ := strings.Cut(out.String(), "\n"); got+"\n" != versionLine()+tt.banner {
+					t.Errorf("mm %q: banner %q, want %q (stderr %q)", args, got, versionLine()+tt.banner, errOut)
+				}
+			}
+		})
+	}
+}

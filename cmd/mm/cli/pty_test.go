@@ -37,9 +37,17 @@ func startTerminal(t *testing.T, dir string, args ...string) *terminal {
 // startTerminalSize is startTerminal on a terminal of cols by rows.
 func startTerminalSize(t *testing.T, dir string, cols, rows uint16, args ...string) *terminal {
 	t.Helper()
+	return startTerminalEnv(t, dir, cols, rows, nil, args...)
+}
+
+// startTerminalEnv is startTerminalSize with env (KEY=value) set over mm's
+// variables, which are otherwise empty.
+func startTerminalEnv(t *testing.T, dir string, cols, rows uint16, env []string, args ...string) *terminal {
+	t.Helper()
 	cmd := exec.Command(mmBin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, ".cache"), "MM_CONFIG=", "MM_MODEL=", "MM_ASKED_DEPTH=", "MM_ASK_MAX_DEPTH=")
+	cmd.Env = append(cmd.Env, env...)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: rows, Cols: cols})
 	if err != nil {
 		t.Fatal(err)

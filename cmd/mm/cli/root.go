@@ -34,10 +34,13 @@ type flags struct {
 	yolo           bool
 	version        bool
 	outputFormat   string
-	// cont, resume and noSave are --continue, --resume and --no-save.
-	cont   bool
-	resume string
-	noSave bool
+	// cont, resume and noSave are --continue, --resume and --no-save;
+	// resuming says --resume was given, even as "": an empty id is refused
+	// as a blank one is, never taken for a new session.
+	cont     bool
+	resume   string
+	resuming bool
+	noSave   bool
 
 	// chain is where this mm is in a chain of asks, when the asking mm
 	// could not pass it in the environment (over ssh): hidden flags.
@@ -80,6 +83,7 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 				fmt.Fprintln(cmd.OutOrStdout(), versionLine())
 				return nil
 			}
+			f.resuming = cmd.Flags().Changed("resume")
 			return exitCode(runRoot(cmd.Context(), end, s, f, args))
 		},
 	}
@@ -195,9 +199,9 @@ func (f *flags) validate() (line.OutputFormat, error) {
 		return "", errors.New("give one of -p, --ask, --ask-with-context, -acp, -tui")
 	}
 	switch {
-	case f.cont && f.resume != "":
+	case f.cont && f.resuming:
 		return "", errors.New("give one of --continue and --resume")
-	case (f.cont || f.resume != "") && f.acp:
+	case (f.cont || f.resuming) && f.acp:
 		return "", errResumeACP
 	}
 	format, err := line.ParseOutputFormat(f.outputFormat)
@@ -238,10 +242,7 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 	// While the session is built: what the first command hook needs.
 	hooks.Prepare(&cfg.Hooks)
 	end.wait()
-	model := cfg.Model
-	if f.model != "" {
-		model = f.model
-	}
+	model := sessionOptions(&f, s, cfg, cwd).Running().Model
 	st, resumed, say, err := newStore(&f, s, cfg.Abs, model, cwd, cfg.Persist)
 	if err != nil {
 		return f.failed(s, format, 1, err, frontend.ReportError)
@@ -313,12 +314,17 @@ func (m *mode) session(askOnly bool) func(orchestrator.Sink) (*orchestrator.Sess
 	}
 }
 
-// banner is the line mode's and the window's first lines.
+// banner is the line mode's and the window's first lines: what the
+// session runs, --model and --yolo included.
 func (m *mode) banner(s *orchestrator.Session) string {
-	// The model the session runs, which --model may have given.
-	shown := *m.cfg
-	shown.Model = s.Model()
-	return shown.Banner(version(), m.cwd, s.MCPBanner(), s.SkillsBanner())
+	return bannerLine(m.cfg, m.cwd, s.Running(), s.MCPBanner(), s.SkillsBanner())
+}
+
+// bannerLine is c's banner as every front end and mm check show it: made
+// visible on one line, since a model id (a server's, written by mm init),
+// a path or a name may hold a line break or an escape.
+func bannerLine(c *mmconfigs.Config, cwd string, run mmconfigs.Running, extra ...string) string {
+	return frontend.VisibleLine(c.Banner(version(), cwd, run, extra...))
 }
 
 // lineBanner is the line mode's first lines: the banner, then what was

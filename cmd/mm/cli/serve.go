@@ -94,7 +94,7 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 	if !ok {
 		return 1
 	}
-	if cfg.Model == "" && f.model == "" {
+	if sessionOptions(f, s, cfg, cwd).Running().Model == "" {
 		fmt.Fprintf(s.ErrOut, "[config error: %s: model: none given — set model: <provider>/<model> in the file, $MM_MODEL or --model]\n", shownPath(cfg.Path))
 		return 1
 	}

@@ -130,7 +130,7 @@ func newStore(f *flags, s *streams, cfgAbs, model, cwd string, persist bool) (st
 	if st.dir == "" {
 		// No HOME: nowhere to save, nothing to resume.
 		st.save = false
-		if f.cont || f.resume != "" {
+		if f.cont || f.resuming {
 			return nil, nil, "", errNoDir
 		}
 		return st, nil, "", nil
@@ -143,7 +143,7 @@ func newStore(f *flags, s *streams, cfgAbs, model, cwd string, persist bool) (st
 		}
 		id = last
 	}
-	if id != "" {
+	if f.cont || f.resuming {
 		r, _, say, err := st.Resume(id)
 		if err != nil {
 			return nil, nil, "", err
