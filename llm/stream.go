@@ -37,6 +37,9 @@ type accumulator struct {
 	// events counts the data lines seen, to tell "no stream at all" from
 	// "a stream cut short".
 	events int
+	// bad tells of a number of the reply out of range
+	// (openAIModel.badNumber); nil: it is dropped in silence.
+	bad func(source, field, problem, then string)
 }
 
 // The parts of a streamed chunk (or a whole completion) that matter.
@@ -162,23 +165,30 @@ func (a *accumulator) data(value []byte, onText func(string)) error {
 	a.events++
 	var c wireChunk
 	if err := json.Unmarshal(value, &c); err != nil {
-		return fmt.Errorf("%s: bad data in the stream (%v): %s", a.provider, err, oneLine(string(value), 80))
+		field, problem, ok := notWhole(err)
+		if !ok {
+			return fmt.Errorf("%s: bad data in the stream (%v): %s", a.provider, err, oneLine(string(value), 80))
+		}
+		// The chunk's other fields are read; this one is as if not sent.
+		a.tellProblem("chunk", field, problem)
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" {
 		return a.streamError(c.Error)
 	}
 	if u := c.Usage; u != nil {
-		a.usage.InputTokens, a.usage.OutputTokens = u.PromptTokens, u.CompletionTokens
+		a.usage.InputTokens, a.usage.OutputTokens = a.tokens("prompt_tokens", u.PromptTokens), a.tokens("completion_tokens", u.CompletionTokens)
 		if d := u.PromptDetails; d != nil && d.CachedTokens > 0 {
-			a.usage.CachedTokens = d.CachedTokens
+			a.usage.CachedTokens = a.tokens("prompt_tokens_details.cached_tokens", d.CachedTokens)
 		}
 	}
 	if t := c.Timings; t != nil {
-		if t.PredictedMS > 0 {
-			a.usage.Generation = time.Duration(t.PredictedMS * float64(time.Millisecond))
+		if ms, hi := t.PredictedMS, maxGeneration/time.Millisecond; ms > float64(hi) {
+			a.tell("timings", "predicted_ms", ms, int(hi))
+		} else if ms > 0 {
+			a.usage.Generation = time.Duration(ms * float64(time.Millisecond))
 		}
 		if t.CacheN != nil {
-			a.usage.CachedTokens = *t.CacheN
+			a.usage.CachedTokens = a.number("timings", "cache_n", *t.CacheN, maxTokens)
 		}
 	}
 	for _, ch := range c.Choices {
@@ -197,6 +207,32 @@ func (a *accumulator) data(value []byte, onText func(string)) error {
 		}
 	}
 	return nil
+}
+
+// tokens is the usage's count n of field, when in range; else 0.
+func (a *accumulator) tokens(field string, n int) int {
+	return a.number("usage", field, n, maxTokens)
+}
+
+// number is n, the field of the reply's part, when from 0 to hi; else 0.
+func (a *accumulator) number(part, field string, n, hi int) int {
+	if n < 0 || n > hi {
+		a.tell(part, field, n, hi)
+		return 0
+	}
+	return n
+}
+
+// tell tells of n, out of range.
+func (a *accumulator) tell(part, field string, n any, hi int) {
+	a.tellProblem(part, field, outOfRange(n, hi))
+}
+
+// tellProblem tells of the field of the reply's part and its problem.
+func (a *accumulator) tellProblem(part, field, problem string) {
+	if a.bad != nil {
+		a.bad("the reply's "+part, field, problem, "mm goes on without it")
+	}
 }
 
 // streamError is an error the server reported inside the stream.
