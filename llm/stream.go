@@ -28,8 +28,14 @@ type accumulator struct {
 
 	content strings.Builder
 	calls   []ToolCall
-	// byIndex maps a server's tool-call index to its place in calls.
+	// texts are the calls' names and arguments as they arrive, one pair
+	// of builders a call: joined with += they cost the square of their
+	// pieces (a server may send one character a chunk).
+	texts []*callText
+	// byIndex maps a server's tool-call index to its place in calls; byID
+	// a call's id to its place (the last call with that id).
 	byIndex map[int]int
+	byID    map[string]int
 	finish  string
 	usage   Usage
 	// done: the server said [DONE].
@@ -276,7 +282,7 @@ func (a *accumulator) delta(d *wireDelta, onText func(string)) {
 // last one.
 func (a *accumulator) callDelta(cd wireCallDelta) {
 	if a.byIndex == nil {
-		a.byIndex = map[int]int{}
+		a.byIndex, a.byID = map[int]int{}, map[string]int{}
 	}
 	pos := -1
 	switch {
@@ -287,10 +293,8 @@ func (a *accumulator) callDelta(cd wireCallDelta) {
 			pos = p
 		}
 	case cd.ID != "":
-		for i, c := range a.calls {
-			if c.ID == cd.ID {
-				pos = i
-			}
+		if p, ok := a.byID[cd.ID]; ok {
+			pos = p
 		}
 	case cd.Function.Name == "" && len(a.calls) > 0:
 		pos = len(a.calls) - 1
@@ -298,24 +302,33 @@ func (a *accumulator) callDelta(cd wireCallDelta) {
 	if pos < 0 {
 		pos = len(a.calls)
 		a.calls = append(a.calls, ToolCall{})
+		a.texts = append(a.texts, &callText{})
 		if cd.Index != nil {
 			a.byIndex[*cd.Index] = pos
 		}
 	}
 	c := &a.calls[pos]
-	if c.ID == "" {
+	if c.ID == "" && cd.ID != "" {
 		c.ID = cd.ID
+		if p, ok := a.byID[c.ID]; !ok || p < pos {
+			a.byID[c.ID] = pos
+		}
 	}
-	switch name := cd.Function.Name; {
-	case name == "" || name == c.Name:
+	t := a.texts[pos]
+	if name := cd.Function.Name; name != "" && name != c.Name {
 		// Some servers repeat the name in every piece.
-	case c.Name == "":
-		c.Name = name
-	default:
-		c.Name += name
+		t.name.WriteString(name)
+		c.Name = t.name.String()
 	}
-	c.Arguments += argumentsText(cd.Function.Arguments)
+	if piece := argumentsText(cd.Function.Arguments); piece != "" {
+		t.args.WriteString(piece)
+		c.Arguments = t.args.String()
+	}
 }
+
+// callText is a call's name and arguments, built piece by piece; String
+// gives each without a copy.
+type callText struct{ name, args strings.Builder }
 
 // argumentsText reads arguments sent as a JSON string, or as an object.
 func argumentsText(raw json.RawMessage) string {
