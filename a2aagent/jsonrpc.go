@@ -13,6 +13,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/a2a"
 
+	"github.com/mm-agent/mm/internal/textcut"
 	"github.com/mm-agent/mm/internal/tracing"
 )
 
@@ -43,7 +44,9 @@ type rpcError struct {
 }
 
 // text is the error's message, with the detail a2a-go and the JS SDK put
-// in data when the message is a generic one, and its code.
+// in data when the message is a generic one, and its code: on one line,
+// its runs of blanks one space, cut at bodyQuoteBytes characters, since
+// the server wrote it (a newline in it forged a second line).
 func (e *rpcError) text() string {
 	msg := e.Message
 	for _, k := range []string{"error", "details"} {
@@ -52,6 +55,7 @@ func (e *rpcError) text() string {
 			break
 		}
 	}
+	msg = textcut.Ellipsis(strings.Join(strings.Fields(msg), " "), bodyQuoteBytes)
 	return fmt.Sprintf("%s (A2A error %d)", msg, e.Code)
 }
 

@@ -93,6 +93,11 @@ func (m *openAIModel) llamaProps(ctx context.Context) (llamaCppProps, error) {
 	if err != nil && (ctx.Err() != nil || errors.Is(err, syscall.ECONNREFUSED)) {
 		return llamaCppProps{}, err
 	}
+	if err == nil {
+		p.TotalSlots = m.inRange("GET /props", "total_slots", p.TotalSlots, maxSlots,
+			"mm leaves each request's slot to the server; check its --parallel")
+		p.Default.NCtx = m.inRange("GET /props", "default_generation_settings.n_ctx", p.Default.NCtx, maxWindow, windowThen)
+	}
 	c.done, c.props, c.err = true, p, err
 	return p, err
 }

@@ -32,6 +32,9 @@ type openAIModel struct {
 	// props, the server's GET /props, asked once.
 	place Place
 	props propsCache
+	// numbers are the fields the server sent a number mm does not take
+	// in, told of once (inRange).
+	numbers saidNumbers
 }
 
 // The request as OpenAI's chat completions API has it.
@@ -121,7 +124,7 @@ func (m *openAIModel) Stream(ctx context.Context, req Request, onText func(strin
 	}
 	defer w.stop()
 	defer resp.Body.Close()
-	acc := &accumulator{provider: m.provider, ids: &m.ids}
+	acc := &accumulator{provider: m.provider, ids: &m.ids, bad: m.badNumber}
 	in := w.body(resp.Body)
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
 		// The server ignored stream:true and sent the whole completion.

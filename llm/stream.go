@@ -28,8 +28,14 @@ type accumulator struct {
 
 	content strings.Builder
 	calls   []ToolCall
-	// byIndex maps a server's tool-call index to its place in calls.
+	// texts are the calls' names and arguments as they arrive, one pair
+	// of builders a call: joined with += they cost the square of their
+	// pieces (a server may send one character a chunk).
+	texts []*callText
+	// byIndex maps a server's tool-call index to its place in calls; byID
+	// a call's id to its place (the last call with that id).
 	byIndex map[int]int
+	byID    map[string]int
 	finish  string
 	usage   Usage
 	// done: the server said [DONE].
@@ -37,6 +43,9 @@ type accumulator struct {
 	// events counts the data lines seen, to tell "no stream at all" from
 	// "a stream cut short".
 	events int
+	// bad tells of a number of the reply out of range
+	// (openAIModel.badNumber); nil: it is dropped in silence.
+	bad func(source, field, problem, then string)
 }
 
 // The parts of a streamed chunk (or a whole completion) that matter.
@@ -162,23 +171,30 @@ func (a *accumulator) data(value []byte, onText func(string)) error {
 	a.events++
 	var c wireChunk
 	if err := json.Unmarshal(value, &c); err != nil {
-		return fmt.Errorf("%s: bad data in the stream (%v): %s", a.provider, err, oneLine(string(value), 80))
+		field, problem, ok := notWhole(err)
+		if !ok {
+			return fmt.Errorf("%s: bad data in the stream (%v): %s", a.provider, err, oneLine(string(value), 80))
+		}
+		// The chunk's other fields are read; this one is as if not sent.
+		a.tellProblem("chunk", field, problem)
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" {
 		return a.streamError(c.Error)
 	}
 	if u := c.Usage; u != nil {
-		a.usage.InputTokens, a.usage.OutputTokens = u.PromptTokens, u.CompletionTokens
+		a.usage.InputTokens, a.usage.OutputTokens = a.tokens("prompt_tokens", u.PromptTokens), a.tokens("completion_tokens", u.CompletionTokens)
 		if d := u.PromptDetails; d != nil && d.CachedTokens > 0 {
-			a.usage.CachedTokens = d.CachedTokens
+			a.usage.CachedTokens = a.tokens("prompt_tokens_details.cached_tokens", d.CachedTokens)
 		}
 	}
 	if t := c.Timings; t != nil {
-		if t.PredictedMS > 0 {
-			a.usage.Generation = time.Duration(t.PredictedMS * float64(time.Millisecond))
+		if ms, hi := t.PredictedMS, maxGeneration/time.Millisecond; ms > float64(hi) {
+			a.tell("timings", "predicted_ms", ms, int(hi))
+		} else if ms > 0 {
+			a.usage.Generation = time.Duration(ms * float64(time.Millisecond))
 		}
 		if t.CacheN != nil {
-			a.usage.CachedTokens = *t.CacheN
+			a.usage.CachedTokens = a.number("timings", "cache_n", *t.CacheN, maxTokens)
 		}
 	}
 	for _, ch := range c.Choices {
@@ -197,6 +213,32 @@ func (a *accumulator) data(value []byte, onText func(string)) error {
 		}
 	}
 	return nil
+}
+
+// tokens is the usage's count n of field, when in range; else 0.
+func (a *accumulator) tokens(field string, n int) int {
+	return a.number("usage", field, n, maxTokens)
+}
+
+// number is n, the field of the reply's part, when from 0 to hi; else 0.
+func (a *accumulator) number(part, field string, n, hi int) int {
+	if n < 0 || n > hi {
+		a.tell(part, field, n, hi)
+		return 0
+	}
+	return n
+}
+
+// tell tells of n, out of range.
+func (a *accumulator) tell(part, field string, n any, hi int) {
+	a.tellProblem(part, field, outOfRange(n, hi))
+}
+
+// tellProblem tells of the field of the reply's part and its problem.
+func (a *accumulator) tellProblem(part, field, problem string) {
+	if a.bad != nil {
+		a.bad("the reply's "+part, field, problem, "mm goes on without it")
+	}
 }
 
 // streamError is an error the server reported inside the stream.
@@ -240,7 +282,7 @@ func (a *accumulator) delta(d *wireDelta, onText func(string)) {
 // last one.
 func (a *accumulator) callDelta(cd wireCallDelta) {
 	if a.byIndex == nil {
-		a.byIndex = map[int]int{}
+		a.byIndex, a.byID = map[int]int{}, map[string]int{}
 	}
 	pos := -1
 	switch {
@@ -251,10 +293,8 @@ func (a *accumulator) callDelta(cd wireCallDelta) {
 			pos = p
 		}
 	case cd.ID != "":
-		for i, c := range a.calls {
-			if c.ID == cd.ID {
-				pos = i
-			}
+		if p, ok := a.byID[cd.ID]; ok {
+			pos = p
 		}
 	case cd.Function.Name == "" && len(a.calls) > 0:
 		pos = len(a.calls) - 1
@@ -262,24 +302,33 @@ func (a *accumulator) callDelta(cd wireCallDelta) {
 	if pos < 0 {
 		pos = len(a.calls)
 		a.calls = append(a.calls, ToolCall{})
+		a.texts = append(a.texts, &callText{})
 		if cd.Index != nil {
 			a.byIndex[*cd.Index] = pos
 		}
 	}
 	c := &a.calls[pos]
-	if c.ID == "" {
+	if c.ID == "" && cd.ID != "" {
 		c.ID = cd.ID
+		if p, ok := a.byID[c.ID]; !ok || p < pos {
+			a.byID[c.ID] = pos
+		}
 	}
-	switch name := cd.Function.Name; {
-	case name == "" || name == c.Name:
+	t := a.texts[pos]
+	if name := cd.Function.Name; name != "" && name != c.Name {
 		// Some servers repeat the name in every piece.
-	case c.Name == "":
-		c.Name = name
-	default:
-		c.Name += name
+		t.name.WriteString(name)
+		c.Name = t.name.String()
 	}
-	c.Arguments += argumentsText(cd.Function.Arguments)
+	if piece := argumentsText(cd.Function.Arguments); piece != "" {
+		t.args.WriteString(piece)
+		c.Arguments = t.args.String()
+	}
 }
+
+// callText is a call's name and arguments, built piece by piece; String
+// gives each without a copy.
+type callText struct{ name, args strings.Builder }
 
 // argumentsText reads arguments sent as a JSON string, or as an object.
 func argumentsText(raw json.RawMessage) string {

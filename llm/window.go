@@ -123,8 +123,11 @@ func (m *openAIModel) ollamaWindow(ctx context.Context) (int, error) {
 	}
 	if m.probe(ctx, http.MethodGet, "/api/ps", nil, &ps) == nil {
 		for _, l := range ps.Models {
-			if l.ContextLength > 0 && (l.Name == m.model || l.Model == m.model || l.Name == m.model+":latest") {
-				return l.ContextLength, nil
+			if l.Name != m.model && l.Model != m.model && l.Name != m.model+":latest" {
+				continue
+			}
+			if n := m.inRange("GET /api/ps", "context_length", l.ContextLength, maxWindow, windowThen); n > 0 {
+				return n, nil
 			}
 		}
 	}
@@ -139,7 +142,7 @@ func (m *openAIModel) ollamaWindow(ctx context.Context) (int, error) {
 	numCtx := ollamaNumCtx
 	for _, line := range strings.Split(show.Parameters, "\n") {
 		if f := strings.Fields(line); len(f) == 2 && f[0] == "num_ctx" {
-			if n, err := strconv.Atoi(f[1]); err == nil && n > 0 {
+			if n, err := strconv.Atoi(f[1]); err == nil && m.inRange("POST /api/show", "num_ctx", n, maxWindow, windowThen) > 0 {
 				numCtx = n
 			}
 		}
@@ -147,7 +150,9 @@ func (m *openAIModel) ollamaWindow(ctx context.Context) (int, error) {
 	var arch string
 	_ = json.Unmarshal(show.ModelInfo["general.architecture"], &arch)
 	var trained int
-	_ = json.Unmarshal(show.ModelInfo[arch+".context_length"], &trained)
+	if json.Unmarshal(show.ModelInfo[arch+".context_length"], &trained) == nil {
+		trained = m.inRange("POST /api/show", "model_info."+arch+".context_length", trained, maxWindow, windowThen)
+	}
 	if trained > 0 && trained < numCtx {
 		return trained, nil
 	}
@@ -171,8 +176,11 @@ func (m *openAIModel) lmStudioWindow(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	for _, d := range list.Data {
-		if d.ID == m.model && d.Loaded > 0 {
-			return d.Loaded, nil
+		if d.ID != m.model {
+			continue
+		}
+		if n := m.inRange("GET /api/v0/models", "loaded_context_length", d.Loaded, maxWindow, windowThen); n > 0 {
+			return n, nil
 		}
 	}
 	return 0, fmt.Errorf("%s: GET /api/v0/models gives no loaded_context_length for %s (not loaded yet?)", m.provider, m.model)
@@ -211,6 +219,11 @@ func (m *openAIModel) probe(ctx context.Context, method, path string, body []byt
 		return fmt.Errorf("%s: %s %s: HTTP %d", m.provider, method, path, resp.StatusCode)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
+		if field, problem, ok := notWhole(err); ok {
+			// The other fields are read; this one is as if not sent.
+			m.badNumber(method+" "+path, field, problem, "mm goes on without it")
+			return nil
+		}
 		return fmt.Errorf("%s: %s %s: not the JSON expected: %v", m.provider, method, path, err)
 	}
 	return nil
@@ -267,6 +280,14 @@ func contextTooLong(provider, line string, body []byte) *ContextTooLongError {
 	}
 	if !said {
 		return nil
+	}
+	// The refusal is itself the line the person reads: a count out of
+	// range in it is dropped, as if the server had not given it.
+	if e.PromptTokens < 0 || e.PromptTokens > maxTokens {
+		e.PromptTokens = 0
+	}
+	if e.NCtx < 0 || e.NCtx > maxWindow {
+		e.NCtx = 0
 	}
 	return &ContextTooLongError{Provider: provider, Line: line, PromptTokens: e.PromptTokens, Window: e.NCtx}
 }

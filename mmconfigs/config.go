@@ -1,7 +1,9 @@
 package mmconfigs
 
 import (
+	"fmt"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/mm-agent/mm/hooks"
@@ -109,6 +111,24 @@ const (
 // started over a hundred processes in five seconds. Sixteen levels are more
 // than any real delegation uses (a person reads, and approves, every one).
 const MaxAskDepthCap = 16
+
+// ChainDepth reads v, a depth in a chain of hand-offs as MM_ASKED_DEPTH,
+// MM_ASK_MAX_DEPTH or their flags give it: "" is 0, anything else a whole
+// number from lo to MaxAskDepthCap. An asking mm never sets more than the
+// cap (it refuses an ask beyond maxAskDepth), so a larger value is no mm's,
+// and is refused rather than read: the depth sizes the chain's slice of
+// names, and 2^63-1 made one that long. The error says only what is wanted;
+// the caller names the variable or flag and the value.
+func ChainDepth(v string, lo int) (int, error) {
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > MaxAskDepthCap {
+		return 0, fmt.Errorf("want a whole number from %d to %d", lo, MaxAskDepthCap)
+	}
+	return n, nil
+}
 
 // MinContextWindow is the smallest contextWindow accepted: below it the
 // system prompt and the tools' descriptions alone fill the window.

@@ -3,9 +3,9 @@ package orchestrator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -167,7 +167,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.history = append([]llm.Message(nil), r.History...)
 		maps.Copy(s.askedSessions, r.AskedSessions)
 	}
-	s.joinChain(opts.Environ, opts.Bin)
+	if err := s.joinChain(opts.Environ, opts.Bin); err != nil {
+		return nil, err
+	}
 	if cfg.Abs != "" {
 		s.environ = withEnv(s.environ, "MM_CONFIG", cfg.Abs)
 	}
@@ -235,15 +237,23 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 
 // joinChain reads from environ where this agent is in a chain of asks
 // (MM_ASKED_DEPTH, MM_ASK_MAX_DEPTH, MM_ASK_CHAIN) and the mm binary, and
-// sets the environment of the processes it starts.
-func (s *Session) joinChain(environ []string, bin string) {
+// sets the environment of the processes it starts. A depth that no asking
+// mm sets (not a number, or past mmconfigs.MaxAskDepthCap) is refused with
+// a line naming it: read as 0, it would reset the count maxAskDepth bounds.
+func (s *Session) joinChain(environ []string, bin string) error {
 	env := envMap(environ)
-	if d, err := strconv.Atoi(env["MM_ASKED_DEPTH"]); err == nil && d > 0 {
-		s.depth = d
+	depth, err := chainDepth(env, "MM_ASKED_DEPTH")
+	if err != nil {
+		return err
 	}
+	s.depth = depth
 	s.maxDepth = s.cfg.MaxAskDepth
 	s.answerKeep, s.answerHard = handoff.MaxKeptAnswer, handoff.MaxStreamedAnswer
-	if m, err := strconv.Atoi(env["MM_ASK_MAX_DEPTH"]); err == nil && m >= 0 && m < s.maxDepth {
+	m, err := chainDepth(env, "MM_ASK_MAX_DEPTH")
+	if err != nil {
+		return err
+	}
+	if env["MM_ASK_MAX_DEPTH"] != "" && m < s.maxDepth {
 		s.maxDepth = m
 	}
 	s.chain = env["MM_ASK_CHAIN"]
@@ -255,6 +265,17 @@ func (s *Session) joinChain(environ []string, bin string) {
 		s.bin = bin
 	}
 	s.environ = withEnv(environ, "MM_BIN", s.bin)
+	return nil
+}
+
+// chainDepth reads the depth the variable name of env gives, 0 when it is
+// unset or empty.
+func chainDepth(env map[string]string, name string) (int, error) {
+	d, err := mmconfigs.ChainDepth(env[name], 0)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%q: %v (an asking mm sets it for the agents it starts): unset it", name, env[name], err)
+	}
+	return d, nil
 }
 
 // place is where the session stands in a chain of hand-offs, for its

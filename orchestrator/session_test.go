@@ -501,3 +501,37 @@ func TestPlace(t *testing.T) {
 		})
 	}
 }
+
+// TestChainDepthFromOutside: a depth in the environment that no asking mm
+// sets is one line naming the variable, never a panic (a depth of 2^63-1
+// made a slice that long) nor a depth read as 0 (which would reset the
+// count maxAskDepth bounds).
+func TestChainDepthFromOutside(t *testing.T) {
+	for _, tc := range []struct{ env, want string }{
+		{"MM_ASKED_DEPTH=9223372036854775807", `MM_ASKED_DEPTH="9223372036854775807": want a whole number from 0 to 16 (an asking mm sets it for the agents it starts): unset it`},
+		{"MM_ASKED_DEPTH=99999999999999999999", `MM_ASKED_DEPTH="99999999999999999999": want a whole number from 0 to 16 (an asking mm sets it for the agents it starts): unset it`},
+		{"MM_ASKED_DEPTH=17", `MM_ASKED_DEPTH="17": want a whole number from 0 to 16 (an asking mm sets it for the agents it starts): unset it`},
+		{"MM_ASKED_DEPTH=-1", `MM_ASKED_DEPTH="-1": want a whole number from 0 to 16 (an asking mm sets it for the agents it starts): unset it`},
+		{"MM_ASKED_DEPTH=two", `MM_ASKED_DEPTH="two": want a whole number from 0 to 16 (an asking mm sets it for the agents it starts): unset it`},
+		{"MM_ASK_MAX_DEPTH=9223372036854775807", `MM_ASK_MAX_DEPTH="9223372036854775807": want a whole number from 0 to 16 (an asking mm sets it for the agents it starts): unset it`},
+		{"MM_ASKED_DEPTH=16", ""},
+		{"MM_ASKED_DEPTH=", ""},
+		{"MM_ASKED_DEPTH=0", ""},
+	} {
+		t.Run(tc.env, func(t *testing.T) {
+			cfg := mmconfigs.Default(t.TempDir(), func(string) string { return "" })
+			cfg.Model = "echo/x"
+			s, err := New(context.Background(), Options{Config: cfg, Cwd: cfg.Dir, Sink: &recSink{}, Environ: []string{tc.env}})
+			got := ""
+			if err != nil {
+				got = err.Error()
+			} else {
+				s.place()
+				s.Close()
+			}
+			if got != tc.want {
+				t.Errorf("error %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -55,11 +55,10 @@ func excerpt(data []byte, line, col int, msg string) string {
 // sourceLines is data's lines, without their line endings; lines[0] is
 // line 1.
 func sourceLines(data []byte) []string {
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
+	// A line ends as YAML ends it, at "\r\n", "\r" or "\n": the parsers'
+	// line numbers count a "\r" alone too.
+	text := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(string(data))
+	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 }
 
 // writeSource writes line n, src, with its number right-aligned to width,

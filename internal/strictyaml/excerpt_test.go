@@ -149,3 +149,27 @@ func TestOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestExcerptLoneCR: a file whose lines end in "\r" alone, which YAML
+// counts as line breaks, shows its excerpt at the line the parsers name
+// (found by FuzzParse: the excerpt counted "\n" only, and showed nothing).
+func TestExcerptLoneCR(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"model: echo\rhooks:\r  preToolCall:\r    - command: echo a: b\r",
+			"f.yaml:4:16: mapping value is not allowed in this context\n" +
+				"  4 |     - command: echo a: b\n" +
+				"    |                ^\n" +
+				"  hint: a \": \" in a plain value starts a key; quote the value:\n" +
+				"  4 |     - command: \"echo a: b\""},
+		{"*\r \r\"",
+			"f.yaml:3:1: could not find end character of double-quoted text\n" +
+				"  3 | \"\n" +
+				"    | ^\n" +
+				"  hint: the quote (\") opened at 3:1 is never closed: end the value with \""},
+	} {
+		_, err := Parse([]byte(tc.in))
+		if got := Located("f.yaml", err) + "\n" + Excerpt(err); got != tc.want {
+			t.Errorf("%q:\n%s\nwant\n%s", tc.in, got, tc.want)
+		}
+	}
+}

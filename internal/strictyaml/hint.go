@@ -1,6 +1,7 @@
 package strictyaml
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -144,13 +145,18 @@ func quoted(v string) string {
 	return strconv.Quote(v)
 }
 
-// withLine is data with its line n replaced by src.
+// withLine is data with its line n replaced by src, its lines as
+// sourceLines has them (each line break a "\n"); data itself when it has
+// no line n.
 func withLine(data []byte, n int, src string) []byte {
-	lines := strings.SplitAfter(string(data), "\n")
-	end := ""
-	if strings.HasSuffix(lines[n-1], "\n") {
-		end = "\n"
+	lines := sourceLines(data)
+	if n < 1 || n > len(lines) {
+		return data
 	}
-	lines[n-1] = src + end
-	return []byte(strings.Join(lines, ""))
+	lines[n-1] = src
+	text := strings.Join(lines, "\n")
+	if bytes.HasSuffix(data, []byte("\n")) || bytes.HasSuffix(data, []byte("\r")) {
+		text += "\n"
+	}
+	return []byte(text)
 }

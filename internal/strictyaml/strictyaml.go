@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/goccy/go-yaml/lexer"
 	goccyparser "github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 	"gopkg.in/yaml.v3"
@@ -57,7 +58,7 @@ func Parse(data []byte) (*yaml.Node, error) {
 		return nil, nil
 	}
 	root := doc.Content[0]
-	if err := check(root, ""); err != nil {
+	if err := check(root, nil); err != nil {
 		return nil, err
 	}
 	return root, nil
@@ -121,7 +122,8 @@ type tokenError interface {
 }
 
 // locate finds the position of data's first syntax error with goccy's
-// parser; ok is false when that parser accepts data or cannot say where.
+// parser; ok is false when that parser accepts data or cannot say where,
+// or when it would take more than linear work to say (see pathBytes).
 func locate(data []byte) (line, col int, msg string, ok bool) {
 	defer func() {
 		// A second parser is a second body of code reading untrusted
@@ -130,7 +132,11 @@ func locate(data []byte) (line, col int, msg string, ok bool) {
 			ok = false
 		}
 	}()
-	_, err := goccyparser.ParseBytes(data, 0)
+	tokens := lexer.Tokenize(string(data))
+	if pathBytes(tokens) > locateBytesPerByte*len(data)+locateFloor {
+		return 0, 0, "", false
+	}
+	_, err := goccyparser.Parse(tokens, 0)
 	var te tokenError
 	if err == nil || !errors.As(err, &te) {
 		return 0, 0, "", false
@@ -142,14 +148,90 @@ func locate(data []byte) (line, col int, msg string, ok bool) {
 	return tk.Position.Line, max(tk.Position.Column, 1), te.GetMessage(), true
 }
 
-// check walks n, at path, refusing aliases and repeated keys.
-func check(n *yaml.Node, path string) error {
+// locateBytesPerByte and locateFloor bound goccy's work on the error path:
+// the paths it writes may take at most this many bytes per byte of the
+// file, plus the floor. Past it the error keeps yaml.v3's own line. A
+// configuration as written (a few levels deep, keys of a few words) takes
+// under 20 bytes per byte, and any file of 4 KiB or less passes; what is
+// left out is nesting hundreds deep, or a long key over many items, whose
+// paths grow with the square of the file: 40 KB of "[" took 2.4 GB.
+const (
+	locateBytesPerByte = 64
+	locateFloor        = 256 << 10
+)
+
+// pathBytes is, in a pass over tokens, about how many bytes of paths
+// goccy's parser writes for them: it gives every node the path from the
+// root to it ($.hooks.preToolCall[0].command), each a copy of its parent's
+// and one step more, so that its work grows with the nodes times their
+// depth. The estimate follows the open collections: a flow one from its
+// bracket to the matching one, a block one from its indicator (a key's ":",
+// "-", "?") until one at its column or left of it; each adds a step to the
+// path, a key's length or an index's.
+func pathBytes(tokens token.Tokens) int {
+	type open struct {
+		col, path int
+		flow      bool
+	}
+	stack := []open{{col: -1, path: len("$")}}
+	index := len("[]") + len(strconv.Itoa(len(tokens)))
+	work, key := 0, 0
+	block := func(col, step int) {
+		for len(stack) > 1 && !stack[len(stack)-1].flow && stack[len(stack)-1].col >= col {
+			stack = stack[:len(stack)-1]
+		}
+		stack = append(stack, open{col: col, path: stack[len(stack)-1].path + step})
+	}
+	for i, tk := range tokens {
+		top := stack[len(stack)-1]
+		switch tk.Type {
+		case token.SequenceStartType, token.MappingStartType:
+			stack = append(stack, open{flow: true, path: top.path + index + key})
+			key = 0
+		case token.SequenceEndType, token.MappingEndType:
+			if top.flow && len(stack) > 1 {
+				stack = stack[:len(stack)-1]
+			}
+		case token.CollectEntryType:
+			key = 0
+		case token.MappingValueType:
+			k, col := 0, column(tk)
+			if i > 0 {
+				k, col = len(tokens[i-1].Value), column(tokens[i-1])
+			}
+			if top.flow {
+				key = k
+			} else {
+				block(col, len(".")+k)
+			}
+		case token.SequenceEntryType, token.MappingKeyType:
+			if !top.flow {
+				block(column(tk), index)
+			}
+		}
+		work += stack[len(stack)-1].path
+	}
+	return work
+}
+
+// column is tk's column, 0 when it has none.
+func column(tk *token.Token) int {
+	if tk.Position == nil {
+		return 0
+	}
+	return tk.Position.Column
+}
+
+// check walks n, at path, refusing aliases and repeated keys. The path is
+// written out only for an error: a node's own path is as long as its
+// depth, and writing each out made a deep document's check quadratic.
+func check(n *yaml.Node, path *step) error {
 	switch n.Kind {
 	case yaml.AliasNode:
-		return Errorf(n, "%salias *%s: mm's files take no YAML aliases; write the value out", prefix(path), n.Value)
+		return Errorf(n, "%salias *%s: mm's files take no YAML aliases; write the value out", prefix(path.String()), n.Value)
 	case yaml.SequenceNode:
 		for i, item := range n.Content {
-			if err := check(item, path+"["+strconv.Itoa(i)+"]"); err != nil {
+			if err := check(item, &step{up: path, index: i, item: true}); err != nil {
 				return err
 			}
 		}
@@ -162,11 +244,11 @@ func check(n *yaml.Node, path string) error {
 			}
 			if key.Kind == yaml.ScalarNode {
 				if line, ok := first[key.Value]; ok {
-					return Errorf(key, "%skey %q is given twice (first on line %d)", prefix(path), key.Value, line)
+					return Errorf(key, "%skey %q is given twice (first on line %d)", prefix(path.String()), key.Value, line)
 				}
 				first[key.Value] = key.Line
 			}
-			if err := check(val, join(path, key.Value)); err != nil {
+			if err := check(val, &step{up: path, key: key.Value}); err != nil {
 				return err
 			}
 		}
@@ -174,16 +256,39 @@ func check(n *yaml.Node, path string) error {
 	return nil
 }
 
+// step is the last step of a path from the root: a key, or a list's item;
+// nil is the root.
+type step struct {
+	up    *step
+	key   string
+	index int
+	item  bool
+}
+
+// String is the dotted path, list items as [i]: hooks.preToolCall[0];
+// written in one pass, from the root down.
+func (s *step) String() string {
+	var steps []*step
+	for ; s != nil; s = s.up {
+		steps = append(steps, s)
+	}
+	var b strings.Builder
+	for i := len(steps) - 1; i >= 0; i-- {
+		switch st := steps[i]; {
+		case st.item:
+			b.WriteString("[" + strconv.Itoa(st.index) + "]")
+		case b.Len() == 0:
+			b.WriteString(st.key)
+		default:
+			b.WriteString("." + st.key)
+		}
+	}
+	return b.String()
+}
+
 func prefix(path string) string {
 	if path == "" {
 		return ""
 	}
 	return path + ": "
-}
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }

@@ -16,6 +16,13 @@ const defaultEndpoint = "http://localhost:4318/v1/traces"
 // default in the specification).
 const defaultTimeout = 10 * time.Second
 
+// maxTimeout bounds OTEL_EXPORTER_OTLP_TIMEOUT: the last spans are sent as
+// mm exits, so a collector that does not answer holds the exit for this
+// long, and ten minutes is already more than anyone waits for a prompt to
+// come back. Past it the variable is refused, not cut: milliseconds near
+// 2^63 overflow a time.Duration into a negative timeout.
+const maxTimeout = 10 * time.Minute
+
 // Config is what the OTEL_* variables ask of mm's tracing.
 type Config struct {
 	// Endpoint is the full URL spans are posted to; "" when tracing is off.
@@ -93,6 +100,9 @@ func ParseEnv(environ []string) (Config, error) {
 			ms, err := strconv.Atoi(v)
 			if err != nil || ms <= 0 {
 				return Config{}, fmt.Errorf("%s=%s is not a number of milliseconds: set it to e.g. 10000", k, v)
+			}
+			if ms > int(maxTimeout/time.Millisecond) {
+				return Config{}, fmt.Errorf("%s=%s is longer than mm waits for an export (%d ms, %v): set it to e.g. 10000", k, v, maxTimeout/time.Millisecond, maxTimeout)
 			}
 			c.Timeout = time.Duration(ms) * time.Millisecond
 			break

@@ -61,6 +61,8 @@ func TestParseEnv(t *testing.T) {
 			wantErr: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=collector:4318 is not an http:// or https:// URL: set it to e.g. http://localhost:4318"},
 		{name: "timeout not a number", env: []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://a:4318", "OTEL_EXPORTER_OTLP_TIMEOUT=10s"},
 			wantErr: "OTEL_EXPORTER_OTLP_TIMEOUT=10s is not a number of milliseconds: set it to e.g. 10000"},
+		{name: "timeout past the bound", env: []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://a:4318", "OTEL_EXPORTER_OTLP_TIMEOUT=9223372036854775807"},
+			wantErr: "OTEL_EXPORTER_OTLP_TIMEOUT=9223372036854775807 is longer than mm waits for an export (600000 ms, 10m0s): set it to e.g. 10000"},
 		{name: "header without =", env: []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://a:4318", "OTEL_EXPORTER_OTLP_HEADERS=token"},
 			wantErr: `OTEL_EXPORTER_OTLP_HEADERS: "token" is not key=value: write the list as key1=value1,key2=value2`},
 		{name: "header badly encoded", env: []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://a:4318", "OTEL_EXPORTER_OTLP_HEADERS=k=%zz"},

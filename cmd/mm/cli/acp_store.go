@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strconv"
 
 	"github.com/mm-agent/mm/frontend/acp"
+	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/orchestrator"
 	"github.com/mm-agent/mm/sessions"
 )
@@ -32,7 +32,8 @@ func newACPStore(getenv func(string) string, save bool) *acpStore {
 	if dir == "" {
 		return &acpStore{}
 	}
-	if d, err := strconv.Atoi(getenv("MM_ASKED_DEPTH")); err == nil && d > 0 {
+	// A bad depth is said by the session, which refuses to start.
+	if d, err := mmconfigs.ChainDepth(getenv("MM_ASKED_DEPTH"), 0); err == nil && d > 0 {
 		dir = filepath.Join(dir, askedFolder)
 	}
 	return &acpStore{dir: dir, save: save}

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
+
+	"github.com/mm-agent/mm/mmconfigs"
 )
 
 // apply checks the chain flags and returns s with what they say in its
@@ -14,14 +15,14 @@ import (
 func (c chainFlags) apply(s *streams, cwd string, acp bool) (*streams, error) {
 	set := map[string]string{}
 	if c.askedDepth != "" {
-		if d, err := strconv.Atoi(c.askedDepth); err != nil || d < 1 {
-			return s, fmt.Errorf("--asked-depth %q: want a whole number of at least 1", c.askedDepth)
+		if _, err := mmconfigs.ChainDepth(c.askedDepth, 1); err != nil {
+			return s, fmt.Errorf("--asked-depth %q: %v", c.askedDepth, err)
 		}
 		set["MM_ASKED_DEPTH"] = c.askedDepth
 	}
 	if c.askMaxDepth != "" {
-		if d, err := strconv.Atoi(c.askMaxDepth); err != nil || d < 0 {
-			return s, fmt.Errorf("--ask-max-depth %q: want a whole number", c.askMaxDepth)
+		if _, err := mmconfigs.ChainDepth(c.askMaxDepth, 0); err != nil {
+			return s, fmt.Errorf("--ask-max-depth %q: %v", c.askMaxDepth, err)
 		}
 		set["MM_ASK_MAX_DEPTH"] = c.askMaxDepth
 	}

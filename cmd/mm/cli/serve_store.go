@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -63,17 +62,19 @@ func servedStore(getenv func(string) string, save bool, log io.Writer) ServeStor
 }
 
 // load reads contextsFile, if there is one. A line that is not one of its
-// lines (a write cut short) is skipped: that context starts afresh.
+// lines (a write cut short) is skipped: that context starts afresh. Lines
+// have no length limit: a context id is the client's, and a line past a
+// scanner's limit (64 KiB) ended the reading, so that every context
+// recorded after it forgot its history.
 func (st *serveStore) load() {
 	b, err := os.ReadFile(filepath.Join(st.dir, contextsFile))
 	if err != nil {
 		return
 	}
 	st.torn = len(b) > 0 && b[len(b)-1] != '\n'
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
+	for line := range bytes.Lines(b) {
 		var l contextLine
-		if json.Unmarshal(sc.Bytes(), &l) == nil && l.Context != "" && l.Session != "" {
+		if json.Unmarshal(line, &l) == nil && l.Context != "" && l.Session != "" {
 			st.ids[l.Context] = l.Session
 		}
 	}

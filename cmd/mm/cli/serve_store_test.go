@@ -80,3 +80,41 @@ func TestServedContextAfterRestart(t *testing.T) {
 		t.Errorf("the contexts file ends with %q, want ctx-2's line", last)
 	}
 }
+
+// TestContextsFileLines: every good line of the contexts file is read,
+// whatever stands before it: a context id of 100 KB (past a scanner's 64
+// KiB line, which ended the reading) or a line that is not one.
+func TestContextsFileLines(t *testing.T) {
+	long := strings.Repeat("c", 100<<10)
+	state := t.TempDir()
+	dir := filepath.Join(state, "mm", "sessions", servedFolder)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	file := `{"context":"ctx-a","session":"s-a"}` + "\n" +
+		`{"context":"` + long + `","session":"s-long"}` + "\n" +
+		"not a line of it\n" +
+		`{"context":"ctx-b","session":"s-b"}` + "\n" +
+		`{"context":"ctx-a","session":"s-a2"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, contextsFile), []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st := servedStore(func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return state
+		}
+		return ""
+	}, true, io.Discard).(*serveStore)
+	for _, tc := range []struct{ context, want string }{
+		{"ctx-a", "s-a2"},
+		{long, "s-long"},
+		{"ctx-b", "s-b"},
+	} {
+		if got := st.ids[tc.context]; got != tc.want {
+			t.Errorf("context %.20s…: session %q, want %q", tc.context, got, tc.want)
+		}
+	}
+	if len(st.ids) != 3 {
+		t.Errorf("%d contexts read, want 3", len(st.ids))
+	}
+}
