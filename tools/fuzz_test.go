@@ -39,7 +39,7 @@ func FuzzInputObject(f *testing.F) {
 		var path string
 		var flag bool
 		var n float64
-		err = decodeInput(input, field{"path", true, &path}, field{"b", false, &flag}, field{"n", false, &n})
+		err = DecodeInput(input, Field{Name: "path", Required: true, Dst: &path}, Field{Name: "b", Dst: &flag}, Field{Name: "n", Dst: &n})
 		if err != nil {
 			oneLineError(t, err)
 			return
