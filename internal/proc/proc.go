@@ -36,7 +36,7 @@ type supervisor struct {
 
 	mu       sync.Mutex
 	groups   map[int]struct{} // groups started, not yet ended: their leaders' pids
-	adopted  map[int]bool     // groups of adopted descendants, told to the watchdog
+	adopted  map[target]bool  // how the adopted descendants are killed, told to the watchdog
 	dog      *watchdog        // nil until the first start, or when it could not start
 	dogTried bool
 	started  bool // a child was started: Shutdown has descendants to look for
@@ -53,7 +53,25 @@ type supervisor struct {
 }
 
 func newSupervisor() *supervisor {
-	return &supervisor{groups: map[int]struct{}{}, adopted: map[int]bool{}, prepared: make(chan struct{})}
+	return &supervisor{groups: map[int]struct{}{}, adopted: map[target]bool{}, prepared: make(chan struct{})}
+}
+
+// A target is what mm kills of a descendant: the process group id leads,
+// or the process id alone.
+type target struct {
+	id    int
+	group bool
+}
+
+// kill sends t SIGKILL; a target already gone is not an error.
+func (t target) kill() error {
+	if t.group {
+		if err := killGroup(t.id); err != nil && !errors.Is(err, errNoGroup) {
+			return err
+		}
+		return nil
+	}
+	return killProcess(t.id)
 }
 
 // SysProcAttr returns the attributes of a child of mm: the leader of a new
@@ -156,10 +174,13 @@ func (s *supervisor) prepare() {
 		s.supervise()
 	}
 	// The probe, by the one call that makes it without starting a
-	// process; the watchdog's start then forks once, not twice.
+	// process; the watchdog's start then forks once, not twice. Its child
+	// is the runtime's to reap: no sweep runs meanwhile.
+	s.starting.RLock()
 	if p, err := os.FindProcess(os.Getpid()); err == nil {
 		_ = p.Release()
 	}
+	s.starting.RUnlock()
 	s.mu.Lock()
 	if s.finished || s.dogTried {
 		s.mu.Unlock()
@@ -214,7 +235,7 @@ func (s *supervisor) start(cmd *exec.Cmd, watch bool) error {
 	pid := cmd.Process.Pid
 	s.mu.Lock()
 	s.groups[pid] = struct{}{}
-	s.dog.tell(groupStarted, pid)
+	s.dog.list(target{pid, true})
 	s.mu.Unlock()
 	return nil
 }
@@ -229,7 +250,7 @@ func (s *supervisor) wait(cmd *exec.Cmd) error {
 	s.mu.Lock()
 	if _, ok := s.groups[pid]; ok {
 		delete(s.groups, pid)
-		s.dog.tell(groupEnded, pid)
+		s.dog.unlist(target{pid, true})
 	}
 	s.mu.Unlock()
 	// What escaped the group and lost its parent is mm's now, with no
@@ -251,12 +272,14 @@ func (s *supervisor) finish() {
 	}
 	s.mu.Lock()
 	dog, started := s.dog, s.started
-	groups := make([]int, 0, len(s.groups)+len(s.adopted))
+	groups := make([]int, 0, len(s.groups))
 	for g := range s.groups {
 		groups = append(groups, g)
 	}
-	for g := range s.adopted {
-		groups = append(groups, g)
+	// Adopted processes are killed under the lock, which the sweep holds
+	// to reap: a pid is never one the sweep has reaped and freed for reuse.
+	for t := range s.adopted {
+		_ = t.kill()
 	}
 	s.mu.Unlock()
 	if !started {

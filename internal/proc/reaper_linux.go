@@ -81,11 +81,11 @@ func (s *supervisor) stopReaper() {
 	<-r.done
 }
 
-// sweep reaps the adopted children that have exited, and keeps the
-// watchdog told of the groups of those that run; it does nothing unless mm
-// supervises. A child that leads a process group in mm's session may be one
-// of mm's own, started some other way than Start (whose Wait reaps it): it
-// is left alone until Shutdown.
+// sweep keeps the watchdog told of how to kill the adopted children that
+// run, then reaps those that have exited; it does nothing unless mm
+// supervises. A child that leads a process group in mm's session may be
+// one of mm's own, started some other way than Start (whose Wait reaps
+// it): it is left alone until Shutdown.
 func (s *supervisor) sweep() {
 	s.starting.Lock()
 	defer s.starting.Unlock()
@@ -96,7 +96,8 @@ func (s *supervisor) sweep() {
 	}
 	self, pgrp := os.Getpid(), unix.Getpgrp()
 	sid, _ := unix.Getsid(0)
-	running := map[int]bool{}
+	running := map[target]bool{}
+	var exited []int
 	adopting := false // an adopted descendant runs
 	for _, pid := range adoptable() {
 		if s.dog.isWatchdog(pid) {
@@ -110,38 +111,72 @@ func (s *supervisor) sweep() {
 			continue
 		}
 		if st.state == 'Z' {
-			_, _ = unix.Wait4(pid, nil, unix.WNOHANG, nil)
+			exited = append(exited, pid)
 			continue
 		}
-		if st.pgrp == pgrp {
-			// mm's own group: a child started otherwise than by Start,
-			// as the runtime's probe of pidfd is, not an adopted one.
+		if st.pgrp == pgrp && forkOfMM(pid) {
 			continue
 		}
 		adopting = true
-		if _, ours := s.groups[st.pgrp]; !ours && st.pgrp > 1 {
-			running[st.pgrp] = true
+		if _, ours := s.groups[st.pgrp]; !ours {
+			running[s.targetOf(pid, st, sid)] = true
 		}
 	}
-	for g := range running {
-		if !s.adopted[g] {
-			s.dog.tell(groupStarted, g)
+	for t := range running {
+		if !s.adopted[t] {
+			s.dog.list(t)
 		}
 	}
-	for g := range s.adopted {
-		if !running[g] {
-			s.dog.tell(groupEnded, g)
+	for t := range s.adopted {
+		if !running[t] {
+			s.dog.unlist(t)
 		}
 	}
 	s.adopted = running
+	// Reaped once no longer listed: a pid the watchdog may kill is never
+	// one freed for another process.
+	for _, pid := range exited {
+		_, _ = unix.Wait4(pid, nil, unix.WNOHANG, nil)
+	}
 	if adopting {
 		s.startReaper()
 	}
 }
 
-// killDescendants kills every child mm has, with its group, and reaps it,
-// over and over — a killed child's own children become mm's — until none is
-// left or wait has passed.
+// forkOfMM says whether child pid, in mm's own process group, is mm itself
+// between a fork and an exec — the watchdog before it leaves the group, the
+// Go runtime's probe of pidfd — rather than a descendant that joined mm's
+// group: it still runs mm's executable. A descendant that joined mm's group
+// and then ran mm's executable would be taken for one: it is killed by
+// Shutdown, not by the watchdog.
+func forkOfMM(pid int) bool {
+	self, err := os.Readlink("/proc/self/exe")
+	if err != nil {
+		return true
+	}
+	exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+	return err != nil || exe == self
+}
+
+// targetOf is how mm kills child pid, which st describes, once it was
+// adopted: with its group when a descendant of mm made the group — it leads
+// it, or it is in a session a descendant of mm made, every member of which
+// descends from that one — and alone otherwise. In mm's own session a
+// group mm did not start may be the shell's that ran mm, a job of that
+// shell's, or mm's own with the rest of a pipeline (a | mm): a descendant
+// that joined it (setpgid) is killed, the group is not. The caller holds
+// s.mu.
+func (s *supervisor) targetOf(pid int, st stat, sid int) target {
+	_, ours := s.groups[st.pgrp]
+	if ours || st.pgrp == pid || (st.sid != sid && st.pgrp > 1) {
+		return target{st.pgrp, true}
+	}
+	return target{pid, false}
+}
+
+// killDescendants kills every child mm has, with its group where targetOf
+// says so, and reaps it, over and over — a killed child's own children
+// become mm's — until none is left or wait has passed.
 func (s *supervisor) killDescendants(wait time.Duration) {
 	if !hasChildren() {
 		return
@@ -151,18 +186,20 @@ func (s *supervisor) killDescendants(wait time.Duration) {
 	defer signal.Stop(sigs)
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
-	pgrp := unix.Getpgrp()
+	sid, _ := unix.Getsid(0)
 	for {
 		kids := Children()
 		if len(kids) == 0 {
 			return
 		}
+		s.mu.Lock()
 		for _, pid := range kids {
-			if st, ok := readStat(pid); ok && st.pgrp != pgrp {
-				_ = killGroup(st.pgrp)
+			if st, ok := readStat(pid); ok {
+				_ = s.targetOf(pid, st, sid).kill()
 			}
 			_ = unix.Kill(pid, unix.SIGKILL)
 		}
+		s.mu.Unlock()
 		reaped := false
 		for _, pid := range kids {
 			if wpid, _ := unix.Wait4(pid, nil, unix.WNOHANG, nil); wpid == pid {

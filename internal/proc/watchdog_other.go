@@ -2,11 +2,6 @@
 
 package proc
 
-const (
-	groupStarted = '+'
-	groupEnded   = '-'
-)
-
 // watchdog does nothing where there are no process groups to kill.
 type watchdog struct{}
 
@@ -16,7 +11,9 @@ func (d *watchdog) run() {}
 
 func (d *watchdog) start() {}
 
-func (d *watchdog) tell(byte, int) {}
+func (d *watchdog) list(target) {}
+
+func (d *watchdog) unlist(target) {}
 
 func (d *watchdog) isWatchdog(int) bool { return false }
 

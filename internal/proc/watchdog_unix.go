@@ -10,29 +10,65 @@ import (
 	"syscall"
 )
 
-// What mm tells the watchdog: a group started, a group ended.
+// The watchdog's table is a file of slots, one a target, each a line of
+// two words that mm stores whole, one at a time: the kind, then the id
+// ("  group    1234", "process    5678"). A slot whose kind is blank is
+// skipped, whatever its id, and the first slot of kind end ends the table:
+// each change is ordered so that a SIGKILL between two stores leaves a
+// table that lists only what mm listed (see list and unlist).
 const (
-	groupStarted = '+'
-	groupEnded   = '-'
+	wordSize = 8
+	slotSize = 2 * wordSize
+	// tableSlots bounds the table: a target past it is not listed. The
+	// table is sealed at that size on Linux (watchdogtable_linux.go); only
+	// the pages its slots reach are allocated.
+	tableSlots = 1 << 16
+	// maxID is the widest id a word holds: seven digits, as every pid is
+	// (Linux's limit is 4194304, the BSDs' and macOS's 99999).
+	maxID = 9_999_999
 )
 
-// slotWidth is the size of one slot of the watchdog's table: a group's id
-// right-aligned in ten characters (any 32-bit pid) and a newline. A slot
-// whose group ended is blank.
-const slotWidth = 11
+// A word is one half of a slot.
+type word [wordSize]byte
+
+var (
+	kindGroup   = word([]byte("  group "))
+	kindProcess = word([]byte("process "))
+	kindEnd     = word([]byte("     end"))
+	blankKind   = word([]byte("        "))
+	blankID     = word([]byte("       \n"))
+)
+
+// idWord is id right-aligned in a word with its newline; false when it does
+// not fit, or names no process of mm's (1 is init).
+func idWord(id int) (word, bool) {
+	if id <= 1 || id > maxID {
+		return word{}, false
+	}
+	w := blankID
+	s := strconv.Itoa(id)
+	copy(w[wordSize-1-len(s):], s)
+	return w, true
+}
 
 // watchdogScript is the watchdog: it sleeps until its stdin reaches end of
 // file — mm, the only holder of the other end, has exited or died, however
-// — then kills every group its table (fd 3) still lists. mm never writes to
-// its stdin and never wakes it: what it tells is written to the table,
-// which the watchdog reads once, at the end. It is in a group of its own (a
-// Ctrl-C at the terminal does not reach it) and ignores the signals of a
-// closed terminal, so that it outlives mm by the moment its work takes.
-// Only shell builtins: it starts no process.
+// — then kills every target its table (fd 3) still lists, up to its end.
+// mm never writes to its stdin and never wakes it: what it tells is written
+// to the table, which the watchdog reads once, at the end. No other process
+// can write to the table (newTable), and the script takes a line only in
+// the form mm writes, an id of at most seven digits, over 1, not its own:
+// never -1 (every process), 0 (its own group) or 1 (init). It is in a group
+// of its own (a Ctrl-C at the terminal does not reach it) and ignores the
+// signals of a closed terminal, so that it outlives mm by the moment its
+// work takes. Only shell builtins: it starts no process.
 const watchdogScript = `trap '' INT HUP QUIT
 while read -r _; do :; done
-while read -r id; do
-	case $id in ?*) kill -s KILL -- "-$id" ;; esac
+while read -r kind id; do
+	case $kind in end) break ;; group | process) ;; *) continue ;; esac
+	case $id in '' | 0* | *[!0-9]* | ????????*) continue ;; esac
+	[ "$id" -gt 1 ] && [ "$id" -ne $$ ] || continue
+	if [ "$kind" = group ]; then kill -s KILL -- "-$id"; else kill -s KILL -- "$id"; fi
 done <&3 2>/dev/null
 `
 
@@ -40,14 +76,14 @@ done <&3 2>/dev/null
 // table, which no child inherits (close-on-exec).
 type watchdog struct {
 	w, r    *os.File      // its stdin's ends: w is never written, its close at mm's end is the signal; r is closed once it runs
-	table   *os.File      // the groups it kills at the end, one slot each
+	table   *table        // what it kills at the end, one slot a target
 	started chan struct{} // closed once the watchdog runs, or could not start
 
 	mu     sync.Mutex
-	pid    int           // 0 until it runs
-	slots  map[int]int64 // a listed group's slot, by its offset
-	free   []int64       // the offsets of blank slots; the table holds len(slots)+len(free) slots
-	broken bool          // it could not start, or the table could not be written
+	pid    int              // 0 until it runs
+	slots  map[target]int64 // a listed target's slot, by its offset
+	free   []int64          // the offsets of blank slots; the end is at slot len(slots)+len(free)
+	broken bool             // it could not start, or the table could not be written
 }
 
 // newWatchdog makes the watchdog's pipe and table, or returns nil when there
@@ -60,10 +96,10 @@ func newWatchdog() *watchdog {
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
-		table.Close()
+		table.close()
 		return nil
 	}
-	return &watchdog{w: w, r: r, table: table, started: make(chan struct{}), slots: map[int]int64{}}
+	return &watchdog{w: w, r: r, table: table, started: make(chan struct{}), slots: map[target]int64{}}
 }
 
 // run starts the watchdog in the background once the first child has
@@ -86,7 +122,7 @@ func (d *watchdog) start() {
 	defer close(d.started)
 	cmd := exec.Command("/bin/sh", "-c", watchdogScript, "mm-watchdog", strconv.Itoa(os.Getpid()))
 	cmd.Stdin = d.r
-	cmd.ExtraFiles = []*os.File{d.table}
+	cmd.ExtraFiles = []*os.File{d.table.f}
 	cmd.Env = []string{}
 	// Its own group, and no parent-death signal: it must outlive mm.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -137,47 +173,70 @@ func (d *watchdog) runningPid() int {
 	return d.pid
 }
 
-// tell lists a group that started in a slot of the table, or blanks the
-// slot of one that ended. Each is one write of a whole slot, which a SIGKILL
-// cannot cut in two and which wakes nobody; the caller holds the
-// supervisor's lock.
-func (d *watchdog) tell(op byte, pgid int) {
+// list writes t into a free slot of the table, or into the end, which
+// moves on first; a target listed already, or one that does not fit, is
+// left as it is. Each store is one word, which a SIGKILL cannot cut in two,
+// and wakes nobody; the caller holds the supervisor's lock.
+func (d *watchdog) list(t target) {
 	if d == nil {
 		return
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if _, listed := d.slots[t]; listed || d.broken {
+		return
+	}
+	id, ok := idWord(t.id)
+	if !ok {
+		return
+	}
+	var at int64
+	if n := len(d.free); n > 0 {
+		at, d.free = d.free[n-1], d.free[:n-1]
+	} else {
+		n := int64(len(d.slots)) // no slot is free: the end is the next
+		if n+1 >= tableSlots {
+			return
+		}
+		at = n * slotSize
+		d.store(at+slotSize+wordSize, blankID)
+		d.store(at+slotSize, kindEnd)
+	}
+	// The id first: until its kind is written the slot is skipped (a
+	// blank one) or ends the table (the old end).
+	kind := kindProcess
+	if t.group {
+		kind = kindGroup
+	}
+	d.store(at+wordSize, id)
+	d.store(at, kind)
+	d.slots[t] = at
+}
+
+// unlist blanks the slot of t, kind first, so that its id no longer counts
+// from the first store on.
+func (d *watchdog) unlist(t target) {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	at, listed := d.slots[t]
+	if !listed || d.broken {
+		return
+	}
+	delete(d.slots, t)
+	d.free = append(d.free, at)
+	d.store(at, blankKind)
+	d.store(at+wordSize, blankID)
+}
+
+// store writes w at off, or marks the table broken; the caller holds d.mu.
+func (d *watchdog) store(off int64, w word) {
 	if d.broken {
 		return
 	}
-	var slot [slotWidth]byte
-	for i := range slot {
-		slot[i] = ' '
-	}
-	slot[slotWidth-1] = '\n'
-	var at int64
-	switch op {
-	case groupStarted:
-		if _, listed := d.slots[pgid]; listed {
-			return
-		}
-		id := strconv.Itoa(pgid)
-		copy(slot[slotWidth-1-len(id):], id)
-		if n := len(d.free); n > 0 {
-			at, d.free = d.free[n-1], d.free[:n-1]
-		} else {
-			at = int64(len(d.slots)) * slotWidth // past the last slot: none is free
-		}
-		d.slots[pgid] = at
-	case groupEnded:
-		var listed bool
-		if at, listed = d.slots[pgid]; !listed {
-			return
-		}
-		delete(d.slots, pgid)
-		d.free = append(d.free, at)
-	}
-	if _, err := d.table.WriteAt(slot[:], at); err != nil {
+	if err := d.table.store(off, w); err != nil {
 		d.broken = true
 	}
 }
