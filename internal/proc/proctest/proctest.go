@@ -20,8 +20,12 @@ import (
 	"github.com/mm-agent/mm/internal/proc"
 )
 
-// Orphans are the processes a test adopted.
-type Orphans struct{}
+// Orphans are the processes a test adopted: the test process's children
+// but those it had when it began to adopt — its own, such as the watchdog
+// of an earlier test that ran mm's code in this process.
+type Orphans struct {
+	own []int
+}
 
 // Process is one adopted process.
 type Process struct {
@@ -48,7 +52,7 @@ func Adopt(t testing.TB) *Orphans {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		t.Skipf("cannot become a child subreaper: %v", err)
 	}
-	o := &Orphans{}
+	o := &Orphans{own: proc.Children()}
 	t.Cleanup(func() {
 		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
 		o.reapAll()
@@ -61,7 +65,7 @@ func Adopt(t testing.TB) *Orphans {
 func (o *Orphans) Left(except ...int) []Process {
 	var left []Process
 	for _, pid := range proc.Children() {
-		if slices.Contains(except, pid) {
+		if slices.Contains(except, pid) || slices.Contains(o.own, pid) {
 			continue
 		}
 		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
@@ -97,7 +101,7 @@ func exited(pid int) bool {
 // number of rounds.
 func (o *Orphans) reapAll() {
 	for range 100 {
-		kids := proc.Children()
+		kids := slices.DeleteFunc(proc.Children(), func(pid int) bool { return slices.Contains(o.own, pid) })
 		if len(kids) == 0 {
 			return
 		}
