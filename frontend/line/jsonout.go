@@ -245,9 +245,9 @@ type RunInfo struct {
 	Session func() (id string, saved bool)
 	// Version is mm's; Cwd the session's folder.
 	Version, Cwd string
-	// Say is the lines that tell what was resumed: notices of the JSON
+	// ResumeNotice is the lines that tell what was resumed: notices of the JSON
 	// output, so that stderr stays empty.
-	Say string
+	ResumeNotice string
 }
 
 // sessionID is the init line's session_id (savedOnly false: the id the
@@ -271,7 +271,7 @@ func (j *jsonSink) begin(s *orchestrator.Session, ask string, info RunInfo) {
 		SessionID: info.sessionID(false), Model: s.Model(), Ask: ask,
 		Tools: nonNil(s.Tools()), Agents: nonNil(s.Agents()), Cwd: info.Cwd, Version: info.Version})
 	j.mu.Unlock()
-	for _, line := range strings.Split(info.Say, "\n") {
+	for _, line := range strings.Split(info.ResumeNotice, "\n") {
 		if line != "" {
 			j.Emit(orchestrator.Notice{Kind: orchestrator.NoticeInfo, Text: line})
 		}

@@ -243,7 +243,7 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 	hooks.Prepare(&cfg.Hooks)
 	end.wait()
 	model := sessionOptions(&f, s, cfg, cwd).Running().Model
-	st, resumed, say, err := newStore(&f, s, cfg.Abs, model, cwd, cfg.Persist)
+	st, resumed, notice, err := newStore(&f, s, cfg.Abs, model, cwd, cfg.Persist)
 	if err != nil {
 		return f.failed(s, format, 1, err, frontend.ReportError)
 	}
@@ -252,7 +252,7 @@ func runRoot(ctx context.Context, end *ending, s *streams, f flags, args []strin
 			fmt.Fprintf(s.ErrOut, "mm: %v\n", err)
 		}
 	}()
-	m := &mode{ctx: ctx, end: end, s: s, f: f, cfg: cfg, cwd: cwd, format: format, store: st, resumed: resumed, say: say}
+	m := &mode{ctx: ctx, end: end, s: s, f: f, cfg: cfg, cwd: cwd, format: format, store: st, resumed: resumed, resumeNotice: notice}
 	switch {
 	case f.print:
 		return m.runPrint(args)
@@ -280,8 +280,8 @@ func (f *flags) failed(s *streams, format line.OutputFormat, code int, err error
 	return code
 }
 
-// says is a report for failed: err written in format, then a newline.
-func says(format string) func(io.Writer, error) {
+// reportAs is a report for failed: err written in format, then a newline.
+func reportAs(format string) func(io.Writer, error) {
 	return func(w io.Writer, err error) { fmt.Fprintf(w, format+"\n", err) }
 }
 
@@ -296,10 +296,10 @@ type mode struct {
 	cwd    string
 	format line.OutputFormat
 	// store saves the session; resumed is the saved one it goes on with
-	// (nil: a new one), say the line that tells so.
-	store   *store
-	resumed *orchestrator.Resumed
-	say     string
+	// (nil: a new one), resumeNotice the line that tells so.
+	store        *store
+	resumed      *orchestrator.Resumed
+	resumeNotice string
 }
 
 // session starts the session of the mode; askOnly for one that only hands
@@ -330,19 +330,19 @@ func bannerLine(c *mmconfigs.Config, cwd string, run mmconfigs.Running, extra ..
 // lineBanner is the line mode's first lines: the banner, then what was
 // resumed.
 func (m *mode) lineBanner(s *orchestrator.Session) string {
-	if m.say != "" {
-		return m.banner(s) + "\n" + m.say
+	if m.resumeNotice != "" {
+		return m.banner(s) + "\n" + m.resumeNotice
 	}
 	return m.banner(s)
 }
 
-// sayingResumed is the window's session: what was resumed is said in its
+// withResumeNotice is the window's session: what was resumed is said in its
 // transcript, the banner being one row.
-func (m *mode) sayingResumed(start func(orchestrator.Sink) (*orchestrator.Session, error)) func(orchestrator.Sink) (*orchestrator.Session, error) {
+func (m *mode) withResumeNotice(start func(orchestrator.Sink) (*orchestrator.Session, error)) func(orchestrator.Sink) (*orchestrator.Session, error) {
 	return func(sink orchestrator.Sink) (*orchestrator.Session, error) {
 		s, err := start(sink)
-		if err == nil && m.say != "" {
-			for _, l := range strings.Split(m.say, "\n") {
+		if err == nil && m.resumeNotice != "" {
+			for _, l := range strings.Split(m.resumeNotice, "\n") {
 				sink.Emit(orchestrator.Notice{Kind: orchestrator.NoticeInfo, Text: l})
 			}
 		}
@@ -350,11 +350,11 @@ func (m *mode) sayingResumed(start func(orchestrator.Sink) (*orchestrator.Sessio
 	}
 }
 
-// sayResumed tells on stderr what -p and --ask resumed; with a JSON
+// printResumeNotice tells on stderr what -p and --ask resumed; with a JSON
 // output format the notices of the output say it, and stderr stays empty.
-func (m *mode) sayResumed() {
-	if m.say != "" && m.format == line.FormatText {
-		fmt.Fprintln(m.s.ErrOut, m.say)
+func (m *mode) printResumeNotice() {
+	if m.resumeNotice != "" && m.format == line.FormatText {
+		fmt.Fprintln(m.s.ErrOut, m.resumeNotice)
 	}
 }
 
@@ -365,7 +365,7 @@ func (m *mode) failed(code int, err error, report func(io.Writer, error)) int {
 
 // runInfo is what -p's and --ask's JSON output says of the run.
 func (m *mode) runInfo() line.RunInfo {
-	return line.RunInfo{Session: m.store.id, Version: version(), Cwd: m.cwd, Say: m.say}
+	return line.RunInfo{Session: m.store.id, Version: version(), Cwd: m.cwd, ResumeNotice: m.resumeNotice}
 }
 
 // oneQuestion makes Ctrl-C end the one turn of the modes that answer one
@@ -384,15 +384,15 @@ func (m *mode) runPrint(args []string) int {
 	if question == "" && !s.InTerminal {
 		b, err := readStdin(s.In)
 		if err != nil {
-			return m.failed(1, fmt.Errorf("read the question from stdin: %w", err), says("mm -p: %v"))
+			return m.failed(1, fmt.Errorf("read the question from stdin: %w", err), reportAs("mm -p: %v"))
 		}
 		question = strings.TrimRight(string(b), "\n")
 	}
 	if strings.TrimSpace(question) == "" {
-		return m.failed(2, errors.New(`no question: give it as an argument (mm -p "…") or on stdin`), says("mm -p: %v"))
+		return m.failed(2, errors.New(`no question: give it as an argument (mm -p "…") or on stdin`), reportAs("mm -p: %v"))
 	}
 	m.oneQuestion()
-	m.sayResumed()
+	m.printResumeNotice()
 	// A structuredOutput agent's stdout is its JSON alone: no ⚙ block
 	// (hooks reference, Display).
 	structured := m.cfg.StructuredOutput != nil
@@ -413,13 +413,13 @@ func (m *mode) runAsk(args []string) int {
 		name, withContext = m.f.askWithContext, true
 		b, err := readStdin(s.In)
 		if err != nil {
-			return m.failed(1, fmt.Errorf("read the conversation from stdin: %w", err), says("[ask: %v]"))
+			return m.failed(1, fmt.Errorf("read the conversation from stdin: %w", err), reportAs("[ask: %v]"))
 		}
 		transcript = strings.TrimRight(string(b), "\n")
 	}
 	question := strings.Join(args, " ")
 	if strings.TrimSpace(question) == "" {
-		return m.failed(2, fmt.Errorf("no question: mm --ask %s \"<question>\"", name), says("[ask: %v]"))
+		return m.failed(2, fmt.Errorf("no question: mm --ask %s \"<question>\"", name), reportAs("[ask: %v]"))
 	}
 	opts := line.AskOptions{
 		Session: m.session(true), Agent: name, WithContext: withContext, Transcript: transcript,
@@ -430,7 +430,7 @@ func (m *mode) runAsk(args []string) int {
 		opts.Consent = line.TerminalConsent(s.In, s.ErrOut)
 	}
 	m.oneQuestion()
-	m.sayResumed()
+	m.printResumeNotice()
 	return line.Ask(m.ctx, question, opts)
 }
 
@@ -447,7 +447,7 @@ func (m *mode) runTUI(args []string) int {
 		return 1
 	}
 	return tui.Run(m.ctx, tui.Options{
-		Session: m.sayingResumed(m.session(false)), Banner: m.banner,
+		Session: m.withResumeNotice(m.session(false)), Banner: m.banner,
 		Stdin: in, Stdout: out, Stderr: s.ErrOut,
 		DisplayHooks: m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,
 	})

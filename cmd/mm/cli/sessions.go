@@ -119,8 +119,8 @@ type store struct {
 
 // newStore prepares saving for a mode; what the flags resume is read
 // here, so that an unknown id fails before anything starts. resumed is
-// nil for a new session; say is the line that tells what was resumed.
-func newStore(f *flags, s *streams, cfgAbs, model, cwd string, persist bool) (st *store, resumed *orchestrator.Resumed, say string, err error) {
+// nil for a new session; notice is the line that tells what was resumed.
+func newStore(f *flags, s *streams, cfgAbs, model, cwd string, persist bool) (st *store, resumed *orchestrator.Resumed, notice string, err error) {
 	st = &store{
 		dir:    sessions.Dir(s.Getenv),
 		cwd:    cwd,
@@ -144,14 +144,14 @@ func newStore(f *flags, s *streams, cfgAbs, model, cwd string, persist bool) (st
 		id = last
 	}
 	if f.cont || f.resuming {
-		r, _, say, err := st.Resume(id)
+		r, _, notice, err := st.Resume(id)
 		if err != nil {
 			return nil, nil, "", err
 		}
 		if f.cont {
-			say = "continuing this folder's last session: " + strings.TrimPrefix(say, "resumed session ")
+			notice = "continuing this folder's last session: " + strings.TrimPrefix(notice, "resumed session ")
 		}
-		return st, r, say, nil
+		return st, r, notice, nil
 	}
 	if st.save {
 		if st.w, err = sessions.Create(st.dir, st.header); err != nil {
