@@ -63,21 +63,33 @@ func TestRetiredIn(t *testing.T) {
 	}
 }
 
-// TestNoRetiredNames reads every file git tracks in the repository and
-// fails on each line that holds a retired name.
-func TestNoRetiredNames(t *testing.T) {
-	root := filepath.Join("..", "..")
-	out, err := exec.Command("git", "-C", root, "ls-files", "-z").Output()
+// repoRoot is the repository's root, from this package's folder.
+var repoRoot = filepath.Join("..", "..")
+
+// trackedFiles returns the regular files git tracks in the repository, by
+// their slash-separated names, or skips t outside a git checkout. A file
+// removed from the work tree, a link and a submodule are left out.
+func trackedFiles(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command("git", "-C", repoRoot, "ls-files", "-z").Output()
 	if err != nil {
 		t.Skipf("git ls-files: %v: the tracked files are known only in a git checkout", err)
 	}
+	var names []string
 	for _, name := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
-		path := filepath.Join(root, filepath.FromSlash(name))
-		fi, err := os.Lstat(path)
-		if err != nil || !fi.Mode().IsRegular() {
-			continue // removed from the work tree, a link, a submodule
+		fi, err := os.Lstat(filepath.Join(repoRoot, filepath.FromSlash(name)))
+		if err == nil && fi.Mode().IsRegular() {
+			names = append(names, name)
 		}
-		text, err := os.ReadFile(path)
+	}
+	return names
+}
+
+// TestNoRetiredNames reads every file git tracks in the repository and
+// fails on each line that holds a retired name.
+func TestNoRetiredNames(t *testing.T) {
+	for _, name := range trackedFiles(t) {
+		text, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(name)))
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
