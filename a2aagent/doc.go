@@ -13,7 +13,7 @@
 // (github.com/a2aproject/a2a-go/a2a) rather than with the SDK's a2aclient
 // package, which links gRPC and protobuf into every program that imports
 // it: their initialisers would run at every start of mm (see
-// docs/explanation/decisions.md, issue 13).
+// docs/explanation/decisions/protocols.md).
 //
 // Nothing here knows about turns, hooks or the orchestrator.
 package a2aagent

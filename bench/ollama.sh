@@ -21,7 +21,9 @@ count=${COUNT:-1}
 old=$(mktemp -d)
 trap 'rm -rf "$old"' EXIT
 git archive "$before" | tar -x -C "$old"
-(cd "$old" && go build -o bin/mm ./cmd/mm && go build -o bin/mm-full ./cmd/mm-full)
+# Every program of that commit, side by side in bin/ as it installs them:
+# an mm of before issue 24 looked for its second program beside itself.
+(cd "$old" && mkdir bin && go build -o bin/ ./cmd/...)
 
 run() { # name, then env for the benchmark
 	local name=$1; shift

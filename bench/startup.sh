@@ -2,8 +2,8 @@
 # startup.sh measures mm's start-up against the floor, side by side in one
 # hyperfine run (issue 16): an empty Go program, mm version, mm -p and
 # mm --ask with echo models, mm as built by default and linked statically.
-# With BASE, the mm of an earlier commit beside them (and, for a commit of
-# the two-program split, its second program as "base full"). Then the package
+# With BASE, the mm of an earlier commit beside them (and any other program
+# that commit's cmd/ holds, as "base <name>"). Then the package
 # initialisers of one start of each, from GODEBUG=inittrace=1: their total
 # time, bytes and allocations, and the ten costliest.
 #
@@ -34,10 +34,12 @@ if [ -n "${BASE:-}" ]; then
 		CGO_ENABLED=0 go build -o "$work/base-static/mm" ./cmd/mm)
 	base=(-n "mm -p (echo), $BASE" "$work/mm-base -p hi" -n "mm --ask (echo), $BASE" "$work/mm-base --ask e hi"
 		-n "mm -p (echo), static, $BASE" "$work/base-static/mm -p hi" -n "mm --ask (echo), static, $BASE" "$work/base-static/mm --ask e hi")
-	if [ -d "$work/base-src/cmd/mm-full" ]; then
-		(cd "$work/base-src" && CGO_ENABLED=0 go build -o "$work/base-static/full" ./cmd/mm-full)
-		base+=(-n "base full -p (echo), static, $BASE" "$work/base-static/full -p hi")
-	fi
+	for prog in "$work"/base-src/cmd/*/; do
+		name=$(basename "$prog")
+		[ "$name" = mm ] && continue
+		(cd "$work/base-src" && CGO_ENABLED=0 go build -o "$work/base-static/$name" "./cmd/$name")
+		base+=(-n "base $name -p (echo), static, $BASE" "$work/base-static/$name -p hi")
+	done
 fi
 mkdir "$work/floor"
 printf 'package main\n\nfunc main() {}\n' >"$work/floor/main.go"

@@ -16,7 +16,8 @@ import (
 // which says how many in GET /props), each agent of a chain takes a slot
 // of its own, named in each request (id_slot), so that an asked agent
 // does not evict the prompt its asker will send again once it answers
-// (docs/explanation/decisions.md, "A slot per agent on llama.cpp").
+// (docs/explanation/decisions/models.md, "A hand-off and the server's
+// cache").
 type Place struct {
 	// Asked names the asked agents from the first one down to this one,
 	// as MM_ASK_CHAIN lists them; empty for the agent a person started.

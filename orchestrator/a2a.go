@@ -7,9 +7,8 @@ import (
 
 // A2AAgent is an agent served over A2A (mmConfigs a2a:) as one session
 // asks it: a2aagent.Agent. The orchestrator holds it through this
-// interface, and is given the client as an A2AConnector, so that a binary
-// that leaves a2aagent out (mm) links no A2A SDK, whose initialisers would
-// cost it at every start (issue 16).
+// interface, and is given the client as an A2AConnector, so that the A2A
+// SDK is imported by a2aagent alone (internal/archtest).
 type A2AAgent interface {
 	// Prompt sends text as one message and returns once the agent's task
 	// has ended, each piece of the answer going to onText as it arrives.

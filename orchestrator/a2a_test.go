@@ -118,9 +118,9 @@ func TestA2AConnectorFails(t *testing.T) {
 	}
 }
 
-// TestA2AWithoutClient: without a connector (the mm binary, which hands a
-// configuration with agents over A2A to mm-full), asking such an agent,
-// or probing it, is one line that names it and says what to run.
+// TestA2AWithoutClient: without a connector (a build that leaves a2aagent
+// out), asking such an agent, or probing it, is one line that names it and
+// says what the build lacks.
 func TestA2AWithoutClient(t *testing.T) {
 	const want = `agent "reviewer": this build of mm has no A2A client (cmd/mm plugs a2aagent in)`
 	cfg := a2aConfig(t)

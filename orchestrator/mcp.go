@@ -64,7 +64,8 @@ func mcpList(cfg *mmconfigs.Config, environ []string, extra []MCPServer) ([]tool
 
 // startMCP starts the session's MCP servers with start and offers their
 // tools. A server that fails is a warning; the session goes on without it.
-// Without a starter (the mm binary), every server is such a failure.
+// Without a starter (a build that leaves tools/mcptools out), every server
+// is such a failure.
 func (s *Session) startMCP(ctx context.Context, start tools.MCPStarter, extra []MCPServer) {
 	list, warnings := mcpList(s.cfg, s.environ, extra)
 	s.warnings = append(s.warnings, warnings...)

@@ -35,9 +35,10 @@ func noClient(name string) string {
 	return `mcp server "` + name + `": this build of mm has no MCP client (cmd/mm plugs tools/mcptools in)`
 }
 
-// TestMCPWithoutClient: without a starter (the mm binary), every server
-// listed — the configuration's and the editor's — is a warning and a
-// failed server, and the session goes on without their tools.
+// TestMCPWithoutClient: without a starter (a build that leaves
+// tools/mcptools out), every server listed — the configuration's and the
+// editor's — is a warning and a failed server, and the session goes on
+// without their tools.
 func TestMCPWithoutClient(t *testing.T) {
 	cfg := mcpConfig(t)
 	s, err := New(context.Background(), Options{Config: cfg, Cwd: cfg.Dir, Sink: &recSink{},

@@ -47,7 +47,6 @@ type MCPTools interface {
 // start-up only: the servers run until the returned set's Close.
 //
 // It is a function type, not a call into a client, so that what names MCP
-// servers (the configuration, the orchestrator, the front ends) links no
-// MCP client: tools/mcptools.Start is the one that binaries which run MCP
-// servers plug in.
+// servers (the configuration, the orchestrator, the front ends) imports no
+// MCP client: cmd/mm plugs tools/mcptools.Start in.
 type MCPStarter func(ctx context.Context, servers []MCPServer, env Env, startTimeout time.Duration) (MCPTools, []error)

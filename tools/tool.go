@@ -1,8 +1,8 @@
 // Package tools holds the tools a model may call: the built-in ones (bash,
 // read_file, write_file, edit_file), and what names the tools of MCP
 // servers — MCPServer, MCPTools, MCPStarter — without their client, which
-// is in tools/mcptools so that a binary that runs no MCP server links none
-// of it.
+// is in tools/mcptools so that one package of mm imports the MCP SDK
+// (internal/archtest).
 //
 // A tool knows nothing of the loop that calls it: it gets its input and an
 // Env, and returns a Result. Bad input is a Result the model can read and

@@ -134,11 +134,11 @@ func policy() []allow {
 		// are read and edited as regular files; load_skill reads the skills
 		// the session found (skills).
 		{pkg: "tools", imports: []string{"internal/jsonkind", "internal/proc", "internal/regularfile", "internal/textcut", "llm", "skills"}},
-		// The tools of MCP servers, apart from tools so that only the
-		// binaries that run MCP servers link the MCP client (issue 16):
-		// they are tools.Tool, started as a tools.MCPStarter; the servers
-		// start through internal/proc; a tool's schema is checked as
-		// jsonkind names kinds, an error's command line cut by textcut.
+		// The tools of MCP servers, apart from tools so that one package
+		// imports the MCP client (cmd/mm plugs it in): they are
+		// tools.Tool, started as a tools.MCPStarter; the servers start
+		// through internal/proc; a tool's schema is checked as jsonkind
+		// names kinds, an error's command line cut by textcut.
 		{pkg: "tools/mcptools", imports: []string{"internal/jsonkind", "internal/proc", "internal/textcut", "llm", "tools"}},
 
 		// The saved sessions: their lines are llm messages (a type, not a
@@ -303,9 +303,8 @@ func neverRules() []never {
 			// What names MCP servers — the configuration, the tools'
 			// types, the turn loop, the front ends — holds them as
 			// tools.MCPServer and tools.MCPTools, and is given the client
-			// as a tools.MCPStarter: a binary that leaves tools/mcptools
-			// out links no MCP SDK, whose initialisers then cost it
-			// nothing at start (issue 16).
+			// as a tools.MCPStarter, so that the MCP SDK is imported by one
+			// package, which cmd/mm plugs in and a test may leave out.
 			from:    []string{"frontend/...", "mmconfigs", "orchestrator", "tools"},
 			toOther: []string{"github.com/modelcontextprotocol/go-sdk/..."},
 			rule:    "only tools/mcptools links the MCP client (issue 16)",
@@ -313,8 +312,8 @@ func neverRules() []never {
 		{
 			// The configuration reads and checks its JSON Schemas and holds
 			// them compiled as an mmconfigs.Validator, which the command
-			// line has mmconfigs/schemacheck make: a binary that leaves it
-			// out runs no jsonschema-go initialiser (issue 16).
+			// line has mmconfigs/schemacheck make, so that jsonschema-go
+			// is imported by one package of mm.
 			from:    []string{"frontend/...", "mmconfigs", "orchestrator", "tools"},
 			toOther: []string{"github.com/google/jsonschema-go/..."},
 			rule:    "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)",

@@ -1,9 +1,8 @@
 // Package schemacheck compiles the JSON Schemas of a configuration with
 // jsonschema-go (drafts 2020-12 and 7) into the validators mmconfigs
-// holds. It is apart from mmconfigs because jsonschema-go's initialiser
-// reflects over its Schema type at every start of a binary that links it:
-// only mm-full imports this package and plugs Compile in (cli.Features);
-// mm hands a configuration with a schema over to mm-full.
+// holds. It is apart from mmconfigs so that one package of mm imports
+// jsonschema-go (internal/archtest): cmd/mm plugs Compile in
+// (cli.Features), and a test may run mm without it.
 package schemacheck
 
 import (

@@ -24,9 +24,9 @@ const outliveWithin = 3 * time.Second
 // its own and returns: mm adopts the job. busy runs until killed, with a
 // background job in its group; {{setsid}} adds, first, a job that escapes
 // into a session of its own while busy still runs (caught by every way of
-// ending but SIGKILL: see docs/explanation/decisions.md). Each waits, on a
-// FIFO, for its job to have left, and busy creates "started" once all of
-// it runs.
+// ending but SIGKILL: see docs/explanation/decisions/processes.md). Each
+// waits, on a FIFO, for its job to have left, and busy creates "started"
+// once all of it runs.
 const (
 	detach = `mkfifo detached; setsid sh -c "echo > detached; exec sleep 1001" </dev/null >/dev/null 2>&1 & read x < detached`
 	busy   = `{{setsid}}sleep 1002 & touch started; sleep 1003`
@@ -166,7 +166,7 @@ func testOutlive(t *testing.T, sc outliveScenario, sig syscall.Signal, mcpserver
 	t.Cleanup(func() { proctest.KillWorkingIn(dir) })
 	setsid := escape
 	if sig == syscall.SIGKILL {
-		setsid = "" // the one limit: see docs/explanation/decisions.md
+		setsid = "" // the one limit: see docs/explanation/decisions/processes.md
 	}
 	// The jobs that left their group, or stay in it after their parent is
 	// killed, by what the scenario runs.

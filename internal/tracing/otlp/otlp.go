@@ -5,7 +5,7 @@
 //
 // The exporter is mm's own, OTLP/HTTP with JSON encoding (export.go): the
 // official one links google.golang.org/protobuf and gRPC's status types
-// (docs/explanation/decisions.md, issue 13).
+// (docs/explanation/decisions/tracing.md).
 package otlp
 
 import (
