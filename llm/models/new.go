@@ -24,14 +24,14 @@ type Options struct {
 	ConfigDir string
 	// Getenv reads API keys. Nil: os.Getenv.
 	Getenv func(string) string
-	// HTTPClient talks to servers. Nil: openai.Options' default.
+	// HTTPClient talks to servers. Nil: openai.Options says.
 	HTTPClient *http.Client
 	// Notify receives, as one line for the person, what a model on a
 	// server does that would otherwise be a silent wait (openai.Options).
 	// Nil: nobody is told.
 	Notify func(line string)
 	// Place is the agent's place in a chain of hand-offs, for a server
-	// with a slot for each (openai.Place).
+	// with a slot for each agent (openai.Place).
 	Place openai.Place
 }
 
@@ -41,13 +41,11 @@ type Options struct {
 // is reported by the first Stream. A script/<file> model reads and checks
 // its file here, so that a bad script fails at start.
 func New(ref string, opts Options) (llm.Model, error) {
-	server := openai.Options{Providers: opts.Providers, Getenv: opts.Getenv,
-		HTTPClient: opts.HTTPClient, Notify: opts.Notify, Place: opts.Place}
-	provider, name, ok := strings.Cut(ref, "/")
-	if !ok || name == "" || provider != "echo" && provider != "script" {
+	provider, name, _ := strings.Cut(ref, "/")
+	if name == "" || provider != "echo" && provider != "script" {
 		// A model on a server, or a reference that is wrong: openai.New
 		// says which.
-		return openai.New(ref, server)
+		return openai.New(ref, opts.server())
 	}
 	// A bad providers: entry fails whatever the model, as it does for a
 	// model on a server.
@@ -58,6 +56,12 @@ func New(ref string, opts Options) (llm.Model, error) {
 		return builtin.Echo(), nil
 	}
 	return builtin.LoadScript(scriptPath(name, opts.ConfigDir))
+}
+
+// server is what a model on a server is made with: all of opts but the
+// folder of scripts.
+func (o Options) server() openai.Options {
+	return openai.Options{Providers: o.Providers, Getenv: o.Getenv, HTTPClient: o.HTTPClient, Notify: o.Notify, Place: o.Place}
 }
 
 // scriptPath is where script/<name> is: name when it is absolute, else

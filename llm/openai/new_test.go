@@ -40,6 +40,8 @@ func TestNew(t *testing.T) {
 			provider:  "groq", model: "llama-3.3-70b", baseURL: "https://api.groq.com/openai/v1", apiKeyEnv: "GROQ_API_KEY",
 		},
 
+		{ref: "echo/x", wantErr: `model "echo/x": echo is built into mm and has no server: llm/models makes it`},
+		{ref: "script/s.yaml", wantErr: `model "script/s.yaml": script is built into mm and has no server: llm/models makes it`},
 		{ref: "gpt4", wantErr: `model "gpt4": want <provider>/<model>, e.g. ollama/qwen3:8b`},
 		{ref: "", wantErr: `model "": want <provider>/<model>, e.g. ollama/qwen3:8b`},
 		{ref: "/qwen3", wantErr: `model "/qwen3": want <provider>/<model>, e.g. ollama/qwen3:8b`},
