@@ -3,8 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -28,10 +26,6 @@ import (
 // starting or busy loading a model, and mm init must not hang on it. The
 // servers are asked at once, so this is also about all mm init waits.
 const probeTimeout = 1500 * time.Millisecond
-
-// maxModelsBody bounds a /models answer: a server lists tens of models in
-// a few kilobytes; more is not a model list.
-const maxModelsBody = 1 << 20
 
 // maxModelsListed bounds the models offered per server, so that the
 // choice fits on a screen.
@@ -199,49 +193,14 @@ func probeServers(ctx context.Context, client *http.Client, servers []openai.Loc
 	var wg sync.WaitGroup
 	for i, s := range servers {
 		wg.Go(func() {
-			models, err := listModels(ctx, client, s.BaseURL)
-			answers[i] = serverModels{server: s, models: models, err: err}
+			ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+			defer cancel()
+			models, err := openai.ListModels(ctx, client, s.BaseURL)
+			answers[i] = serverModels{server: s, models: models[:min(len(models), maxModelsListed)], err: err}
 		})
 	}
 	wg.Wait()
 	return answers
-}
-
-// listModels asks an OpenAI-compatible server at baseURL for its models
-// (GET <baseURL>/models): their ids, in the server's order.
-func listModels(ctx context.Context, client *http.Client, baseURL string) ([]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(baseURL, "/")+"/models", nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET /models: %s", resp.Status)
-	}
-	var body struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, maxModelsBody)).Decode(&body); err != nil {
-		return nil, fmt.Errorf("GET /models: %w", err)
-	}
-	var ids []string
-	for _, m := range body.Data {
-		if id := strings.TrimSpace(m.ID); id != "" && len(ids) < maxModelsListed {
-			ids = append(ids, id)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, errors.New("GET /models: no model")
-	}
-	return ids, nil
 }
 
 // choose lists refs and reads the person's pick, a number (Enter: the
