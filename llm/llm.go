@@ -1,6 +1,9 @@
-// Package llm talks to models: an OpenAI-compatible streaming client for local
-// servers (llmman, Ollama, llama.cpp, LM Studio) and OpenAI, plus two built-in
-// models that need no server: echo and script.
+// Package llm holds what every model shares: a conversation's messages, a
+// request and its reply, the Model interface and what a model may say of
+// itself (its window, whether it takes tools, whether it is loaded). It
+// holds no model: the models on a server are llm/openai's, the ones built
+// into mm llm/builtin's, and llm/models makes the one a reference names.
+// Whatever names a message imports llm, and links no client by it.
 //
 // A Model knows nothing of hooks, tools or turns: it takes a conversation and
 // the tools on offer, streams text as it arrives and returns the complete reply.

@@ -139,7 +139,7 @@ type Provider struct {
 	BaseURL   string `yaml:"baseURL"`
 	APIKeyEnv string `yaml:"apiKeyEnv"`
 	// IdleTimeout (idleTimeout) is how long the server may send nothing
-	// before a call is given up; zero: llm.DefaultIdleTimeout.
+	// before a call is given up; zero: openai.DefaultIdleTimeout.
 	IdleTimeout time.Duration `yaml:"-"`
 	// ContextWindow (contextWindow) is the window of the provider's
 	// models, in tokens; 0: not said. An agent's own contextWindow wins.

@@ -72,7 +72,7 @@ func NewError(path string, err error, show func(string) string) *Error {
 }
 
 // ModelError is the configuration error of a model reference that makes no
-// model (err, llm.New's): at the line of the model key when ref is the one
+// model (err, models.New's): at the line of the model key when ref is the one
 // the file gives, in a script model's own file at its line when the error
 // is there, else on the configuration with no line (--model, $MM_MODEL).
 func (c *Config) ModelError(ref string, err error, show func(string) string) *Error {

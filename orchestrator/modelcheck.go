@@ -4,7 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/llm/models"
+	"github.com/mm-agent/mm/llm/openai"
 )
 
 // serveCheckTimeout bounds how long mm check waits for a model server's
@@ -23,13 +24,13 @@ func CheckModel(ctx context.Context, o Options, getenv func(string) string) (war
 	if ref == "" {
 		return "", nil
 	}
-	m, err := llm.New(ref, llm.Options{Providers: providers(cfg.Providers), ConfigDir: cfg.Dir, Getenv: getenv})
+	m, err := models.New(ref, models.Options{Providers: providers(cfg.Providers), ConfigDir: cfg.Dir, Getenv: getenv})
 	if err != nil {
 		return "", cfg.ModelError(ref, err, func(p string) string { return p })
 	}
 	ctx, cancel := context.WithTimeout(ctx, serveCheckTimeout)
 	defer cancel()
-	if err := llm.CheckServes(ctx, m); err != nil {
+	if err := openai.CheckServes(ctx, m); err != nil {
 		return "model " + ref + ": " + err.Error(), nil
 	}
 	return "", nil
@@ -37,18 +38,18 @@ func CheckModel(ctx context.Context, o Options, getenv func(string) string) (war
 
 // HandOffAdvice is what mm check says to set on the server of the model a
 // session of o runs so that a hand-off does not cost the asking agent its
-// prompt cache (llm.HandOffAdvice); "" for a configuration that asks no
+// prompt cache (openai.HandOffAdvice); "" for a configuration that asks no
 // agent, or whose server needs nothing set.
 func HandOffAdvice(ctx context.Context, o Options, getenv func(string) string) string {
 	cfg, ref := o.Config, o.Running().Model
 	if ref == "" || len(cfg.Agents) == 0 {
 		return ""
 	}
-	m, err := llm.New(ref, llm.Options{Providers: providers(cfg.Providers), ConfigDir: cfg.Dir, Getenv: getenv})
+	m, err := models.New(ref, models.Options{Providers: providers(cfg.Providers), ConfigDir: cfg.Dir, Getenv: getenv})
 	if err != nil {
 		return "" // CheckModel reports it
 	}
 	ctx, cancel := context.WithTimeout(ctx, serveCheckTimeout)
 	defer cancel()
-	return llm.HandOffAdvice(ctx, ref, m)
+	return openai.HandOffAdvice(ctx, ref, m)
 }

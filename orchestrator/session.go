@@ -12,6 +12,8 @@ import (
 	"github.com/mm-agent/mm/handoff"
 	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/llm/models"
+	"github.com/mm-agent/mm/llm/openai"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/skills"
 	"github.com/mm-agent/mm/tools"
@@ -187,7 +189,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		}
 		return nil, &ConfigError{Path: path, Msg: "model: none given — set model: <provider>/<model> in the file, $MM_MODEL or --model"}
 	case s.ref != "":
-		m, err := llm.New(s.ref, llm.Options{
+		m, err := models.New(s.ref, models.Options{
 			Providers: providers(cfg.Providers),
 			ConfigDir: cfg.Dir,
 			Getenv:    func(k string) string { return env[k] },
@@ -282,7 +284,7 @@ func chainDepth(env map[string]string, name string) (int, error) {
 // model's server to give each agent of the chain a slot: the names of
 // MM_ASK_CHAIN, one a level of its depth (a depth given without them, as
 // by --asked-depth alone, has unnamed levels), and whether it may ask.
-func (s *Session) place() llm.Place {
+func (s *Session) place() openai.Place {
 	var asked []string
 	if s.chain != "" {
 		asked = strings.Split(s.chain, "/")
@@ -290,7 +292,7 @@ func (s *Session) place() llm.Place {
 	if len(asked) != s.depth {
 		asked = make([]string, s.depth)
 	}
-	return llm.Place{Asked: asked, Asks: len(s.cfg.Agents) > 0 && s.depth < s.maxDepth}
+	return openai.Place{Asked: asked, Asks: len(s.cfg.Agents) > 0 && s.depth < s.maxDepth}
 }
 
 // Close stops the asked agents and the MCP servers the session started.
@@ -311,13 +313,13 @@ func (s *Session) Tools() []string { return append([]string(nil), s.order...) }
 // Agents are the names of the agents it can ask (mmConfigs), sorted.
 func (s *Session) Agents() []string { return s.cfg.AgentNames() }
 
-func providers(in map[string]mmconfigs.Provider) map[string]llm.Provider {
+func providers(in map[string]mmconfigs.Provider) map[string]openai.Provider {
 	if len(in) == 0 {
 		return nil
 	}
-	out := make(map[string]llm.Provider, len(in))
+	out := make(map[string]openai.Provider, len(in))
 	for k, p := range in {
-		out[k] = llm.Provider{BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv, IdleTimeout: p.IdleTimeout}
+		out[k] = openai.Provider{BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv, IdleTimeout: p.IdleTimeout}
 	}
 	return out
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/llm/models"
+	"github.com/mm-agent/mm/llm/openai"
 	"github.com/mm-agent/mm/mmconfigs"
 	"github.com/mm-agent/mm/tools"
 )
@@ -427,7 +429,7 @@ func TestAskToolSpec(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "e.yaml"), []byte("model: echo/x\ndescription: knows inodes\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	echo, err := llm.New("echo/x", llm.Options{})
+	echo, err := models.New("echo/x", models.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,18 +474,18 @@ func TestPlace(t *testing.T) {
 		name    string
 		environ []string
 		agents  bool
-		want    llm.Place
+		want    openai.Place
 	}{
-		{name: "started by a person, no agents", want: llm.Place{}},
-		{name: "started by a person, with agents", agents: true, want: llm.Place{Asks: true}},
+		{name: "started by a person, no agents", want: openai.Place{}},
+		{name: "started by a person, with agents", agents: true, want: openai.Place{Asks: true}},
 		{name: "asked", environ: []string{"MM_ASKED_DEPTH=2", "MM_ASK_CHAIN=expert/checker"},
-			want: llm.Place{Asked: []string{"expert", "checker"}}},
+			want: openai.Place{Asked: []string{"expert", "checker"}}},
 		{name: "asked, with agents", environ: []string{"MM_ASKED_DEPTH=1", "MM_ASK_CHAIN=expert"}, agents: true,
-			want: llm.Place{Asked: []string{"expert"}, Asks: true}},
+			want: openai.Place{Asked: []string{"expert"}, Asks: true}},
 		{name: "asked at the deepest depth", environ: []string{"MM_ASKED_DEPTH=1", "MM_ASK_MAX_DEPTH=1", "MM_ASK_CHAIN=expert"}, agents: true,
-			want: llm.Place{Asked: []string{"expert"}}},
+			want: openai.Place{Asked: []string{"expert"}}},
 		{name: "a depth without names", environ: []string{"MM_ASKED_DEPTH=2"},
-			want: llm.Place{Asked: []string{"", ""}}},
+			want: openai.Place{Asked: []string{"", ""}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := mmconfigs.Default(t.TempDir(), func(string) string { return "" })

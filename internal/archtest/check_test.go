@@ -307,6 +307,19 @@ func TestCheck(t *testing.T) {
 			want: []string{`forbidden dependency: handoff depends on os/exec (handoff → llm → os/exec), which breaks the rule "the ask's types start no process (CONTRIBUTING.md)"`},
 		},
 		{
+			name: "the scripted model reaches a server",
+			edit: func(g graph) { g[full("llm/builtin")] = append(g[full("llm/builtin")], "net/http") },
+			want: []string{`forbidden import: llm/builtin imports net/http, which breaks the rule "of the models, only llm/openai speaks HTTP (CONTRIBUTING.md)"`},
+		},
+		{
+			name: "the shared types name a model",
+			edit: func(g graph) { g[full("llm")] = append(g[full("llm")], full("llm/builtin")) },
+			want: []string{
+				`forbidden import: llm imports llm/builtin, which breaks the rule "llm holds the types every model shares: it imports no model (CONTRIBUTING.md)"`,
+				`forbidden dependency: llm/openai depends on llm/builtin (llm/openai → llm → llm/builtin), which breaks the rule "a server's client knows no built-in model (CONTRIBUTING.md)"`,
+			},
+		},
+		{
 			name: "configuration imports a package outside mm that a rule names",
 			edit: func(g graph) { g[full("mmconfigs")] = append(g[full("mmconfigs")], "net/http") },
 			want: []string{`forbidden import: mmconfigs imports net/http, which breaks the rule "configuration is data: loading it starts no process and opens no connection (CONTRIBUTING.md)"`},

@@ -101,8 +101,21 @@ func policy() []allow {
 		// skills from the skills package.
 		{pkg: "question", imports: []string{"internal/regularfile", "internal/suggest", "internal/textcut", "skills"}},
 
-		// The scripted model's file is read as a regular file, strictly.
-		{pkg: "llm", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/suggest", "internal/textcut"}},
+		// The types every model shares: a conversation, a request, a
+		// reply, the Model interface. Everything that names a message
+		// imports it; it imports none of mm.
+		{pkg: "llm"},
+		// The models built into mm, echo and script: the scripted model's
+		// file is read as a regular file, strictly; its answers are cut at
+		// a character.
+		{pkg: "llm/builtin", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/textcut", "llm"}},
+		// The models on a server, over HTTP: a model missing from a
+		// server's list is named with the nearest first (internal/suggest),
+		// a server's error message cut at a character.
+		{pkg: "llm/openai", imports: []string{"internal/suggest", "internal/textcut", "llm"}},
+		// The model a reference names: the one package that knows both
+		// kinds.
+		{pkg: "llm/models", imports: []string{"llm", "llm/builtin", "llm/openai"}},
 
 		// Not drawn by the design: the ask carries the conversation sent
 		// along as llm messages (Transcript renders them). A model client
@@ -157,7 +170,10 @@ func policy() []allow {
 		// message's text is read as mm serve --a2a reads it (a2aconn).
 		{pkg: "a2aagent", imports: []string{"internal/a2aconn", "internal/textcut", "internal/tracing"}},
 
-		// The design's orchestrator → (hooks, llm, tools, handoff, agentproc).
+		// The design's orchestrator → (hooks, llm, tools, handoff, agentproc):
+		// the model made by llm/models; of llm/openai, the configuration's
+		// providers, the agent's place in a chain, and mm check's questions
+		// to the server (CheckServes, HandOffAdvice).
 		// Not a2aagent, agentproc's sibling for an agent asked over A2A: the
 		// orchestrator holds one as an A2AAgent, given the client as an
 		// A2AConnector, so that mm links no A2A SDK (issue 16).
@@ -165,7 +181,7 @@ func policy() []allow {
 		// configuration (its model, hooks, MCP servers, the agents it may ask);
 		// the system prompt's AGENTS.md files and skills, and the question's
 		// @path and $name lines (projectdocs, skills, question).
-		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/textcut", "internal/tracing", "llm", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
+		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/textcut", "internal/tracing", "llm", "llm/models", "llm/openai", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
 
 		// What the terminal front ends share, over the design's frontend →
 		// orchestrator. Not drawn: mmconfigs, for ReportError recognises a
@@ -196,7 +212,7 @@ func policy() []allow {
 		// check's hook checks (hooks); the interfaces a feature cmd/mm
 		// plugs in is given by (hooks, tools, orchestrator: the wasm runner, the
 		// MCP starter, the A2A connector; mm serve's server is a func of
-		// cli's own options); mm init's look for local servers (llm); the supervision
+		// cli's own options); mm init's look for local servers (llm/openai); the supervision
 		// of every child from mm's first instruction to its last
 		// (internal/proc); the limit of an --ask message read from stdin,
 		// and its error (internal/acpconn, internal/regularfile); mm
@@ -205,7 +221,7 @@ func policy() []allow {
 		{pkg: "cmd/mm/cli", imports: []string{
 			"frontend", "frontend/acp", "frontend/line", "frontend/tui",
 			"hooks", "internal/acpconn", "internal/proc",
-			"internal/regularfile", "internal/tracing", "llm", "mmconfigs", "orchestrator", "projectdocs", "sessions", "skills", "tools",
+			"internal/regularfile", "internal/tracing", "llm/openai", "mmconfigs", "orchestrator", "projectdocs", "sessions", "skills", "tools",
 		}},
 		// mm: the command line with every feature plugged in — the wasm
 		// runtime, the MCP client, the OTLP export, the JSON Schema
@@ -236,9 +252,34 @@ func neverRules() []never {
 			rule: "the hook engine knows no turn loop (CONTRIBUTING.md)",
 		},
 		{
-			from: []string{"llm"},
+			from: []string{"llm/..."},
 			to:   []string{"hooks/...", "handoff", "orchestrator", "tools/...", "agentproc", "mmconfigs", "frontend/...", "cmd/..."},
 			rule: "a model client knows neither hooks nor turns (CONTRIBUTING.md)",
+		},
+		{
+			// What a conversation is, everything imports: it holds no
+			// model, so that naming a message links no client.
+			from: []string{"llm"},
+			to:   []string{"llm/..."},
+			rule: "llm holds the types every model shares: it imports no model (CONTRIBUTING.md)",
+		},
+		{
+			// Each kind of model in its own room: what both need is in
+			// llm, and llm/models chooses between them.
+			from: []string{"llm/builtin"},
+			to:   []string{"llm/openai", "llm/models"},
+			rule: "the built-in models know no server (CONTRIBUTING.md)",
+		},
+		{
+			from: []string{"llm/openai"},
+			to:   []string{"llm/builtin", "llm/models"},
+			rule: "a server's client knows no built-in model (CONTRIBUTING.md)",
+		},
+		{
+			// Which code speaks HTTP, and to which server, is llm/openai.
+			from:    []string{"llm", "llm/builtin"},
+			toOther: []string{"net", "net/http"},
+			rule:    "of the models, only llm/openai speaks HTTP (CONTRIBUTING.md)",
 		},
 		{
 			from: []string{"tools/..."},
@@ -247,7 +288,7 @@ func neverRules() []never {
 		},
 		{
 			from:   []string{"frontend/..."},
-			to:     []string{"hooks/...", "llm", "tools/..."},
+			to:     []string{"hooks/...", "llm/...", "tools/..."},
 			direct: true,
 			rule:   "front ends import neither hooks nor models nor tools (CONTRIBUTING.md)",
 		},
@@ -273,7 +314,7 @@ func neverRules() []never {
 		},
 		{
 			from:   []string{"mmconfigs"},
-			to:     []string{"llm"},
+			to:     []string{"llm/..."},
 			direct: true,
 			rule:   "configuration is data: it names providers and models, it holds no model client (CONTRIBUTING.md)",
 		},
@@ -295,7 +336,7 @@ func neverRules() []never {
 			rule: "imports flow one way: the orchestrator knows no front end (CONTRIBUTING.md)",
 		},
 		{
-			from: []string{"a2aagent", "agentproc", "handoff", "hooks/...", "llm", "mmconfigs", "tools/..."},
+			from: []string{"a2aagent", "agentproc", "handoff", "hooks/...", "llm/...", "mmconfigs", "tools/..."},
 			to:   []string{"orchestrator", "frontend/...", "cmd/..."},
 			rule: "imports flow one way: what the orchestrator calls knows neither it nor a front end (CONTRIBUTING.md)",
 		},
@@ -320,7 +361,7 @@ func neverRules() []never {
 		},
 		{
 			from:   []string{"internal/..."},
-			to:     []string{"a2aagent", "agentproc", "cmd/...", "examples/...", "frontend/...", "handoff", "hooks/...", "llm", "mmconfigs", "orchestrator", "tools/..."},
+			to:     []string{"a2aagent", "agentproc", "cmd/...", "examples/...", "frontend/...", "handoff", "hooks/...", "llm/...", "mmconfigs", "orchestrator", "tools/..."},
 			direct: true,
 			rule:   "an internal package is a mechanism mm's parts share: it knows none of them",
 		},

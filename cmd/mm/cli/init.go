@@ -3,8 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -20,7 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/mm-agent/mm/frontend"
-	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/llm/openai"
 )
 
 // probeTimeout bounds each local server's answer to GET /models. A server
@@ -28,10 +26,6 @@ import (
 // starting or busy loading a model, and mm init must not hang on it. The
 // servers are asked at once, so this is also about all mm init waits.
 const probeTimeout = 1500 * time.Millisecond
-
-// maxModelsBody bounds a /models answer: a server lists tens of models in
-// a few kilobytes; more is not a model list.
-const maxModelsBody = 1 << 20
 
 // maxModelsListed bounds the models offered per server, so that the
 // choice fits on a screen.
@@ -57,7 +51,7 @@ type initOptions struct {
 	Dir string
 	// Model is --model: written as given, no server asked.
 	Model   string
-	Servers []llm.LocalServer
+	Servers []openai.LocalServer
 	Client  *http.Client
 	Stdin   io.Reader
 	Stdout  io.Writer
@@ -92,17 +86,17 @@ func initCmd(f *flags) *cobra.Command {
 
 // initServers is the servers to ask: $MM_INIT_SERVERS when set, else the
 // built-in local servers.
-func initServers(env string) ([]llm.LocalServer, error) {
+func initServers(env string) ([]openai.LocalServer, error) {
 	if strings.TrimSpace(env) == "" {
-		return llm.LocalServers(), nil
+		return openai.LocalServers(), nil
 	}
-	var servers []llm.LocalServer
+	var servers []openai.LocalServer
 	for _, item := range strings.Split(env, ",") {
 		name, url, ok := strings.Cut(strings.TrimSpace(item), "=")
 		if !ok || !validProviderName(name) || !strings.HasPrefix(url, "http") {
 			return nil, fmt.Errorf("%s: %q: want <provider>=<base URL>, e.g. ollama=http://localhost:11434/v1", initServersEnv, item)
 		}
-		servers = append(servers, llm.LocalServer{Provider: name, BaseURL: strings.TrimRight(url, "/")})
+		servers = append(servers, openai.LocalServer{Provider: name, BaseURL: strings.TrimRight(url, "/")})
 	}
 	return servers, nil
 }
@@ -127,7 +121,7 @@ func runInit(ctx context.Context, o initOptions, stderr io.Writer) int {
 			return 1
 		}
 	}
-	model, server, note := o.Model, llm.LocalServer{}, ""
+	model, server, note := o.Model, openai.LocalServer{}, ""
 	if model == "" {
 		var ok bool
 		model, server, ok = pickModel(ctx, o, stderr)
@@ -158,16 +152,16 @@ meanwhile, try mm without a server: mm --model echo/any (it answers with your qu
 
 // serverModels is what one server answered.
 type serverModels struct {
-	server llm.LocalServer
+	server openai.LocalServer
 	models []string
 	err    error
 }
 
 // pickModel asks the servers for their models and picks one: the person's
 // choice on a terminal, else the first. ok is false when none answered.
-func pickModel(ctx context.Context, o initOptions, stderr io.Writer) (model string, server llm.LocalServer, ok bool) {
+func pickModel(ctx context.Context, o initOptions, stderr io.Writer) (model string, server openai.LocalServer, ok bool) {
 	var refs []string
-	var from []llm.LocalServer
+	var from []openai.LocalServer
 	var silent []string
 	for _, a := range probeServers(ctx, o.Client, o.Servers) {
 		if a.err != nil {
@@ -181,7 +175,7 @@ func pickModel(ctx context.Context, o initOptions, stderr io.Writer) (model stri
 	}
 	if len(refs) == 0 {
 		fmt.Fprintf(stderr, "mm init: no local model server answered: %s\n", strings.Join(silent, ", "))
-		return "", llm.LocalServer{}, false
+		return "", openai.LocalServer{}, false
 	}
 	i := 0
 	if o.Interactive {
@@ -194,54 +188,19 @@ func pickModel(ctx context.Context, o initOptions, stderr io.Writer) (model stri
 
 // probeServers asks every server for its models at once, each bounded by
 // probeTimeout; the answers are in the servers' order.
-func probeServers(ctx context.Context, client *http.Client, servers []llm.LocalServer) []serverModels {
+func probeServers(ctx context.Context, client *http.Client, servers []openai.LocalServer) []serverModels {
 	answers := make([]serverModels, len(servers))
 	var wg sync.WaitGroup
 	for i, s := range servers {
 		wg.Go(func() {
-			models, err := listModels(ctx, client, s.BaseURL)
-			answers[i] = serverModels{server: s, models: models, err: err}
+			ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+			defer cancel()
+			models, err := openai.ListModels(ctx, client, s.BaseURL)
+			answers[i] = serverModels{server: s, models: models[:min(len(models), maxModelsListed)], err: err}
 		})
 	}
 	wg.Wait()
 	return answers
-}
-
-// listModels asks an OpenAI-compatible server at baseURL for its models
-// (GET <baseURL>/models): their ids, in the server's order.
-func listModels(ctx context.Context, client *http.Client, baseURL string) ([]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(baseURL, "/")+"/models", nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET /models: %s", resp.Status)
-	}
-	var body struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, maxModelsBody)).Decode(&body); err != nil {
-		return nil, fmt.Errorf("GET /models: %w", err)
-	}
-	var ids []string
-	for _, m := range body.Data {
-		if id := strings.TrimSpace(m.ID); id != "" && len(ids) < maxModelsListed {
-			ids = append(ids, id)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, errors.New("GET /models: no model")
-	}
-	return ids, nil
 }
 
 // choose lists refs and reads the person's pick, a number (Enter: the
@@ -272,7 +231,7 @@ func choose(in io.Reader, out io.Writer, refs []string) int {
 // writeInitFiles writes agent.yaml and agent.expert.yaml in dir, neither
 // over an existing file. note, when set, is written above the model line.
 // A server away from its default address gets a providers: entry.
-func writeInitFiles(dir, model, note string, server llm.LocalServer) error {
+func writeInitFiles(dir, model, note string, server openai.LocalServer) error {
 	line, err := yaml.Marshal(model)
 	if err != nil {
 		return fmt.Errorf("write the model %q: %w", model, err)
@@ -305,8 +264,8 @@ func writeInitFiles(dir, model, note string, server llm.LocalServer) error {
 
 // isDefaultServer reports whether s is a built-in local server at its
 // default address, which needs no providers: entry.
-func isDefaultServer(s llm.LocalServer) bool {
-	for _, d := range llm.LocalServers() {
+func isDefaultServer(s openai.LocalServer) bool {
+	for _, d := range openai.LocalServers() {
 		if d == s {
 			return true
 		}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mm-agent/mm/llm"
+	"github.com/mm-agent/mm/llm/openai"
 	"github.com/mm-agent/mm/mmconfigs"
 )
 
@@ -49,7 +49,7 @@ func TestInit(t *testing.T) {
 		http.Error(w, "no", http.StatusInternalServerError)
 	}))
 	t.Cleanup(broken.Close)
-	servers := []llm.LocalServer{
+	servers := []openai.LocalServer{
 		{Provider: "llmman", BaseURL: closedURL(t)},
 		{Provider: "ollama", BaseURL: ollama.URL + "/v1"},
 		{Provider: "lmstudio", BaseURL: broken.URL + "/v1"},
@@ -60,7 +60,7 @@ func TestInit(t *testing.T) {
 		model       string
 		interactive bool
 		stdin       string
-		servers     []llm.LocalServer
+		servers     []openai.LocalServer
 		want        string // the model written
 		wantOut     []string
 		wantErr     string
@@ -70,7 +70,7 @@ func TestInit(t *testing.T) {
 		{name: "picked on a terminal", servers: servers, interactive: true, stdin: "9\n3\n", want: "llamacpp/default",
 			wantOut: []string{"Models on the local servers:\n  1. ollama/qwen3:8b\n  2. ollama/llama3.2:3b\n  3. llamacpp/default\nWhich model? [1]:   a number from 1 to 3, please\nWhich model? [1]: "}},
 		{name: "Enter takes the first", servers: servers, interactive: true, stdin: "\n", want: "ollama/qwen3:8b"},
-		{name: "--model asks no server", model: "echo/x", servers: []llm.LocalServer{{Provider: "ollama", BaseURL: "http://192.0.2.1:9/v1"}}, want: "echo/x"},
+		{name: "--model asks no server", model: "echo/x", servers: []openai.LocalServer{{Provider: "ollama", BaseURL: "http://192.0.2.1:9/v1"}}, want: "echo/x"},
 		{name: "offline", servers: servers[:1], want: placeholderModel,
 			wantOut: []string{"start a local model server", "llama-server -m model.gguf --port 8080"},
 			wantErr: "mm init: no local model server answered: llmman (" + servers[0].BaseURL + ")\n"},
@@ -144,11 +144,11 @@ func TestInitRefusesToOverwrite(t *testing.T) {
 
 func TestInitServers(t *testing.T) {
 	got, err := initServers("ollama=http://127.0.0.1:5000/v1/, mine=http://[::1]:9/v1")
-	want := []llm.LocalServer{{Provider: "ollama", BaseURL: "http://127.0.0.1:5000/v1"}, {Provider: "mine", BaseURL: "http://[::1]:9/v1"}}
+	want := []openai.LocalServer{{Provider: "ollama", BaseURL: "http://127.0.0.1:5000/v1"}, {Provider: "mine", BaseURL: "http://[::1]:9/v1"}}
 	if err != nil || len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("initServers = %v, %v; want %v", got, err, want)
 	}
-	if got, _ := initServers(""); len(got) != 4 || got[1] != (llm.LocalServer{Provider: "ollama", BaseURL: "http://localhost:11434/v1"}) {
+	if got, _ := initServers(""); len(got) != 4 || got[1] != (openai.LocalServer{Provider: "ollama", BaseURL: "http://localhost:11434/v1"}) {
 		t.Errorf("initServers(\"\") = %v, want the four built-in servers", got)
 	}
 	for _, bad := range []string{"ollama", "Ollama=http://x", "a b=http://x", "ollama=localhost:1"} {
@@ -184,7 +184,7 @@ func TestInitTerminal(t *testing.T) {
 func TestInitShowsModelIdsVisibly(t *testing.T) {
 	// JSON escapes: the server's ids hold a real newline and ESC.
 	srv := modelsServer(t, `two\nlines`, `red\u001b[31m`)
-	servers := []llm.LocalServer{{Provider: "ollama", BaseURL: srv.URL + "/v1"}}
+	servers := []openai.LocalServer{{Provider: "ollama", BaseURL: srv.URL + "/v1"}}
 	tests := []struct {
 		name        string
 		interactive bool
