@@ -74,12 +74,12 @@ func TestAgentOptions(t *testing.T) {
 	}
 }
 
-// The relay names an mm's tool calls by its _meta, another agent's by
+// A hand-off names an mm's tool calls by its _meta, another agent's by
 // ACP's kind and title, keeping what an update leaves out; a call that goes
 // from pending to done is shown started first.
 func TestRelayNamesToolCalls(t *testing.T) {
 	sink := &recSink{}
-	r := &relay{s: &Session{sink: sink}, agent: "g"}
+	r := &handOff{s: &Session{sink: sink}, agent: "g"}
 	for _, u := range []agentproc.ToolUpdate{
 		{ID: "1", Start: true, Title: "ReadFile a.go", Kind: "read", Status: agentproc.StatusPending},
 		{ID: "1", Status: agentproc.StatusInProgress},

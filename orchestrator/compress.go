@@ -350,8 +350,7 @@ func tooLongMessage(msgs []llm.Message, base, size int, r float64) error {
 
 // compact is /compact: everything that can be compressed, now.
 func (s *Session) compact(ctx context.Context) error {
-	t := s.newTurn()
-	t.outsideTurn = true
+	t := s.outsideTurn()
 	if s.model == nil {
 		err := errors.New("no model: set model: in the configuration, $MM_MODEL or --model")
 		t.end("", err)

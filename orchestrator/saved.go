@@ -47,7 +47,7 @@ func (s *Session) ResumeSaved(id string) (string, error) {
 	if err := s.asks.closeAll(); err != nil {
 		say += fmt.Sprintf("\n(stopping the asked agents: %v)", err)
 	}
-	s.asks = newAskers(s)
+	s.asks = newAskers()
 	s.mu.Lock()
 	s.history = append([]llm.Message(nil), r.History...)
 	s.askedSessions = maps.Clone(r.AskedSessions)

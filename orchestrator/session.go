@@ -132,7 +132,10 @@ type Session struct {
 	// connectA2A prepares the agents asked over A2A; nil: none can be.
 	connectA2A A2AConnector
 
-	asks        *askers
+	asks *askers
+	// askOffered says ask_agent is offered (mmConfigs lists agents); it
+	// is no tools.Tool, but a hand-off (asktool.go).
+	askOffered  bool
 	askSpecOnce sync.Once
 	askSpec     llm.ToolSpec
 }
@@ -218,9 +221,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			s.order = append(s.order, name)
 		}
 	}
-	s.asks = newAskers(s)
-	if cfg.ToolEnabled("ask_agent") {
-		s.tools[askToolName] = askTool{s: s}
+	s.asks = newAskers()
+	if cfg.ToolEnabled(askToolName) {
+		s.askOffered = true
 		s.order = append(s.order, askToolName)
 	}
 	for _, def := range cfg.WasmTools {

@@ -448,7 +448,7 @@ func TestAskToolSpec(t *testing.T) {
 				"remote": {Kind: mmconfigs.AgentSSH, Host: "h", Config: "e.yaml", Description: "the build host"},
 				"silent": {Kind: mmconfigs.AgentCommand, Command: []string{"x"}}}
 			s := newTestSession(t, cfg, tt.model, &recSink{})
-			spec := s.tools["ask_agent"].Spec()
+			spec := s.askToolSpec()
 			if spec.Description != tt.want {
 				t.Errorf("description\n got %q\nwant %q", spec.Description, tt.want)
 			}

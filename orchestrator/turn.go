@@ -33,6 +33,15 @@ type turn struct {
 
 func (s *Session) newTurn() *turn { return &turn{s: s, start: time.Now()} }
 
+// outsideTurn is a turn for what runs outside any turn of the model's
+// (/compact, an /ask… command, mm --ask): its hook runs are not listed
+// with a turn's.
+func (s *Session) outsideTurn() *turn {
+	t := s.newTurn()
+	t.outsideTurn = true
+	return t
+}
+
 // observe numbers a hook run, reports it and keeps its line for the end of
 // the turn.
 func (t *turn) observe(r hooks.Run) {
@@ -242,7 +251,7 @@ func (s *Session) loop(ctx context.Context, t *turn, prompt llm.Message, questio
 			s.appendHistory(llm.Message{Role: llm.RoleUser, Content: retryText(bad)})
 			continue
 		}
-		s.appendHistory(s.runToolCalls(ctx, t, reply.ToolCalls)...)
+		s.appendHistory(t.runToolCalls(ctx, reply.ToolCalls)...)
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
@@ -327,6 +336,10 @@ func (s *Session) toolSpecs() []llm.ToolSpec {
 	}
 	specs := make([]llm.ToolSpec, 0, len(s.order))
 	for _, name := range s.order {
+		if name == askToolName {
+			specs = append(specs, s.askToolSpec())
+			continue
+		}
 		specs = append(specs, s.tools[name].Spec())
 	}
 	return specs
