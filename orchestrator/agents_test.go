@@ -23,9 +23,11 @@ func TestAgentOptions(t *testing.T) {
 	newSession := func(saved bool) *Session {
 		s := &Session{cfg: &mmconfigs.Config{Dir: "/cfg"}, cwd: "/work", bin: bin, depth: 1, maxDepth: 2, chain: "main",
 			environ: []string{"PATH=/usr/bin", "MM_BIN=" + bin, "MM_CONFIG=/cfg/agent.yaml", "KEY=k1", "MM_NO_SAVE=1"}}
+		var rec Recorder
 		if saved {
-			s.recorder = nopRecorder{}
+			rec = nopRecorder{}
 		}
+		s.history = newHistory(nil, nil, nil, rec)
 		return s
 	}
 	base := []string{"PATH=/usr/bin", "MM_BIN=" + bin, "KEY=k1"}

@@ -262,7 +262,7 @@ func (s *Session) childEnv(name, config string) []string {
 	env = withEnv(env, "MM_ASK_CHAIN", s.childChain(name))
 	// What an asked agent is told is this session's: it is saved when
 	// this session is, and not when it is not (over ssh, see remote).
-	if s.saved() {
+	if s.history.saved() {
 		return withoutEnv(env, "MM_NO_SAVE")
 	}
 	return withEnv(env, "MM_NO_SAVE", "1")
@@ -293,7 +293,7 @@ func (s *Session) askCommand(ctx context.Context, cmd askCommandLine) error {
 	h.run(ctx)
 	err := h.failure()
 	if err == nil {
-		s.appendHistory(llm.Message{Role: llm.RoleUser, Content: handoff.HistoryEntry(cmd.agent, h.sent, h.read), Typed: h.sentTyped})
+		s.history.append(llm.Message{Role: llm.RoleUser, Content: handoff.HistoryEntry(cmd.agent, h.sent, h.read), Typed: h.sentTyped})
 	}
 	t.end(h.read, err)
 	return err

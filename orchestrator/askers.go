@@ -153,7 +153,7 @@ func (h *handOff) promptA2A(ctx context.Context, ag *askedA2A, msg string) (stri
 			}
 		}
 		p, err := s.connectA2A(A2AOptions{Name: name, URL: s.expander()(h.entry.URL), Token: token, TokenEnv: h.entry.TokenEnv,
-			ContextID: s.askedSession(name)})
+			ContextID: s.history.askedSession(name)})
 		if err != nil {
 			return "", err
 		}
@@ -163,7 +163,7 @@ func (h *handOff) promptA2A(ctx context.Context, ag *askedA2A, msg string) (stri
 	defer done()
 	err := ag.agent.Prompt(ctx, msg, func(chunk string) { h.Text("", chunk) })
 	if id := ag.agent.ContextID(); id != "" {
-		s.setAskedSession(name, id)
+		s.history.setAskedSession(name, id)
 	}
 	return h.streamed.String(), h.bounded(err)
 }

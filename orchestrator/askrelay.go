@@ -24,8 +24,8 @@ func (h *handOff) Options(ctx context.Context) agentproc.Options {
 	opts := s.agentOptions(h.agent, h.entry)
 	// The agents of a session that is not saved save nothing (see
 	// childEnv): there is nothing to go on with.
-	if s.saved() {
-		opts.Session = s.askedSession(h.agent)
+	if s.history.saved() {
+		opts.Session = s.history.askedSession(h.agent)
 	}
 	// The child's own spans (its start) join the trace; each prompt then
 	// carries the hand-off's in its _meta.
@@ -37,7 +37,7 @@ func (h *handOff) Options(ctx context.Context) agentproc.Options {
 func (h *handOff) Warn(text string) { h.s.sink.Emit(Notice{Kind: NoticeWarning, Text: text}) }
 
 // Answered keeps (and saves) the session the asked agent answered in.
-func (h *handOff) Answered(session string) { h.s.setAskedSession(h.agent, session) }
+func (h *handOff) Answered(session string) { h.s.history.setAskedSession(h.agent, session) }
 
 // seenCall is what the relay knows of one tool call.
 type seenCall struct {

@@ -54,6 +54,7 @@ func (s *Session) parseAskCommand(text string) (cmd askCommandLine, ok bool, err
 	line := strings.TrimSpace(text)
 	word, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
+	_, named := s.cfg.Agents[strings.TrimPrefix(word, "/ask-")]
 	switch {
 	case word == "/ask":
 		cmd.agent, cmd.question, _ = strings.Cut(rest, " ")
@@ -61,7 +62,7 @@ func (s *Session) parseAskCommand(text string) (cmd askCommandLine, ok bool, err
 		if cmd.agent == "" || cmd.question == "" {
 			return cmd, true, errors.New("usage: /ask <agent> <question>")
 		}
-	case strings.HasPrefix(word, "/ask-with-context-") && !s.hasAgent(strings.TrimPrefix(word, "/ask-")):
+	case strings.HasPrefix(word, "/ask-with-context-") && !named:
 		// /ask-with-context-<name>, unless an agent is named "with-context-<name>".
 		cmd.agent, cmd.question, cmd.withContext = strings.TrimPrefix(word, "/ask-with-context-"), rest, true
 	case strings.HasPrefix(word, "/ask-"):
@@ -73,10 +74,4 @@ func (s *Session) parseAskCommand(text string) (cmd askCommandLine, ok bool, err
 		return cmd, true, errors.New("usage: " + word + " <question>")
 	}
 	return cmd, true, nil
-}
-
-// hasAgent reports whether mmConfigs has an agent named name.
-func (s *Session) hasAgent(name string) bool {
-	_, ok := s.cfg.Agents[name]
-	return ok
 }

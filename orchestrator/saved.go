@@ -3,9 +3,6 @@ package orchestrator
 import (
 	"errors"
 	"fmt"
-	"maps"
-
-	"github.com/mm-agent/mm/llm"
 )
 
 // SessionStore is where the sessions are saved, for /sessions and
@@ -48,14 +45,6 @@ func (s *Session) ResumeSaved(id string) (string, error) {
 		say += fmt.Sprintf("\n(stopping the asked agents: %v)", err)
 	}
 	s.asks = newAskers()
-	s.mu.Lock()
-	s.history = append([]llm.Message(nil), r.History...)
-	s.askedSessions = maps.Clone(r.AskedSessions)
-	if s.askedSessions == nil {
-		s.askedSessions = map[string]string{}
-	}
-	s.recorder = rec
-	s.saveFailing = false
-	s.mu.Unlock()
+	s.history.resume(r, rec)
 	return say, nil
 }
