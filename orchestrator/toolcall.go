@@ -145,8 +145,8 @@ func (t *turn) callStarted(c *callInfo) {
 	t.command(commandLine(c.name, c.subject))
 }
 
-// callRefused ends c, which did not run: by denies a hook's deny ("hook")
-// or the person's ("person"), and out is the output the model reads.
+// callRefused ends c, which did not run: by is who refused it, "hook" (a
+// preToolCall deny) or "person"; out is the output the model reads.
 func (t *turn) callRefused(c *callInfo, by, out string) (string, ToolStatus) {
 	t.s.sink.Emit(ToolEnded{ID: c.id, Name: c.name, Subject: c.subject, Path: c.path, Status: ToolDenied, DeniedBy: by, Output: out, Summary: out})
 	return out, ToolDenied

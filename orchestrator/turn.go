@@ -24,7 +24,7 @@ import (
 // each request into the model's window (compress.go), and what the turn
 // shows besides the answer. The routes that run outside any turn of the
 // model's — /compact, an /ask… command, mm --ask — run in a turn too
-// (outsideTurn), for their hook runs and model calls.
+// (outsideTurn), for their hook runs and /compact's summary calls.
 //
 // What a turn touches:
 //   - its own state, below: the question, as the history keeps it and as
@@ -34,8 +34,8 @@ import (
 //     compression replaces; the window, which it tells each server count
 //     and the window's size; the consent decisions (Session.consent); the
 //     asked agents, through its hand-offs (ask.go);
-//   - and, only to read them, the session's configuration, model, system
-//     prompt, tools, hooks and sink.
+//   - and, without changing them, the session's configuration, model,
+//     system prompt, tools and hooks; its events go to the session's sink.
 type turn struct {
 	s *Session
 	// outside says the turn is no turn of the model's: its hook runs are
