@@ -53,7 +53,7 @@ type Options struct {
 	// Session is the ACP session id of an earlier session of this agent to
 	// go on with: the child is asked to load it (session/load) when it is
 	// an mm and loads sessions, and a new session is opened when it cannot
-	// (see Owner.Warn). "": a new session.
+	// (see Handler.Warn). "": a new session.
 	Session string
 }
 
@@ -69,30 +69,14 @@ func (o Options) label() string {
 // command, neither this mm nor ssh to one.
 func (o Options) foreign() bool { return len(o.Command) > 0 && !o.IsMM && o.Host == "" }
 
-// Owner is what an Agent asks of whoever keeps it, and tells it. Warn and
-// Answered may be nil.
-type Owner struct {
-	// Options says how to start the child. It is asked at each start,
-	// with the context of the prompt that starts it; its Session is the
-	// earlier session to go on with.
-	Options func(ctx context.Context) Options
-	// Warn is told, in one line, that the agent starts without its
-	// earlier history.
-	Warn func(text string)
-	// Answered is told, after each prompt the child lived through, the
-	// session it holds that prompt in: a later start can load it.
-	Answered func(session string)
-}
-
 // Agent is one asked agent for as long as its owner keeps it: its child
 // process, started on the first prompt and started again on the prompt
 // after it died or was stopped (see Prompt), and its ACP session, which a
-// new child goes on with where it can. One mutex guards its state; a
+// new child goes on with where it can. How to start a child, and where its
+// session id is kept, are the Handler's of the prompt that starts it. One mutex guards its state; a
 // start, a prompt and a stop each hold it throughout, so they run one at
 // a time, in the order asked.
 type Agent struct {
-	owner Owner
-
 	mu     sync.Mutex
 	p      *process // the child: nil while idle
 	closed bool
@@ -123,15 +107,16 @@ func (a *Agent) state() state {
 }
 
 // New is an idle Agent: nothing starts before its first prompt.
-func New(owner Owner) *Agent { return &Agent{owner: owner} }
+func New() *Agent { return &Agent{} }
 
 // Start is an Agent of opts, its child started now and its ACP session
-// open in opts.Cwd. ctx bounds the start only.
+// open in opts.Cwd. ctx bounds the start only; a later start is the
+// Handler's of the prompt that needs it.
 func Start(ctx context.Context, opts Options) (*Agent, error) {
-	a := New(Owner{Options: func(context.Context) Options { return opts }})
+	a := New()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if err := a.start(ctx); err != nil {
+	if err := a.startOf(ctx, opts, func(string) {}); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -162,9 +147,10 @@ func Probe(ctx context.Context, opts Options) (string, error) {
 //     (crashed, or was killed) or was stopped: once per prompt, which fails
 //     when the start does; the prompt it died in is not sent again;
 //   - a cancelled prompt stops it (it may be mid-turn);
-//   - a start goes on with Options.Session when the child is an mm (here or
-//     over ssh) that loads it, and Warn says when it does not;
-//   - after a prompt it lived through, Answered is told its session.
+//   - a start is of the options h gives (Handler.Options), and goes on with
+//     their Session when the child is an mm (here or over ssh) that loads
+//     it; h.Warn is told when it does not;
+//   - after a prompt it lived through, h.Answered is told its session.
 //
 // Prompts are sent one at a time; h is not called once Prompt has returned.
 func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
@@ -172,21 +158,21 @@ func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
 	defer a.mu.Unlock()
 	switch a.state() {
 	case closed:
-		return fmt.Errorf("agent %s was closed", a.owner.Options(ctx).label())
+		return fmt.Errorf("agent %s was closed", h.Options(ctx).label())
 	case dead:
 		a.stop()
 		fallthrough
 	case idle:
-		if err := a.start(ctx); err != nil {
+		if err := a.start(ctx, h); err != nil {
 			return err
 		}
 	}
 	p := a.p
 	err := p.prompt(ctx, text, h)
-	if !p.hasExited() && a.owner.Answered != nil {
+	if !p.hasExited() {
 		// It holds the question in its session: a later start goes on
 		// with it. One that died during the prompt may hold nothing.
-		a.owner.Answered(string(p.session))
+		h.Answered(string(p.session))
 	}
 	if err != nil && ctx.Err() != nil {
 		a.stop()
@@ -194,15 +180,21 @@ func (a *Agent) Prompt(ctx context.Context, text string, h Handler) error {
 	return err
 }
 
-// start starts a child and opens its session; a.mu is held.
-func (a *Agent) start(ctx context.Context) error {
-	opts := a.owner.Options(ctx)
+// start starts a child of the options h gives and opens its session;
+// a.mu is held.
+func (a *Agent) start(ctx context.Context, h Handler) error {
+	return a.startOf(ctx, h.Options(ctx), h.Warn)
+}
+
+// startOf starts a child of opts and opens its session, warn told what
+// the start could not do; a.mu is held.
+func (a *Agent) startOf(ctx context.Context, opts Options, warn func(string)) error {
 	earlier := opts.Session
 	if earlier != "" && opts.foreign() {
 		// Only an mm is asked to load: the protocol has the replay come
 		// before session/load's answer, and Gemini CLI sends it after,
 		// where it would read as the answer to the next question.
-		a.warn(fmt.Sprintf("%s starts a new session, without its earlier history: mm asks only an mm to load its earlier session", opts.Name))
+		warn(fmt.Sprintf("%s starts a new session, without its earlier history: mm asks only an mm to load its earlier session", opts.Name))
 		earlier = ""
 	}
 	p, err := startProcess(ctx, opts, earlier)
@@ -211,15 +203,9 @@ func (a *Agent) start(ctx context.Context) error {
 	}
 	a.p = p
 	if p.notLoaded != "" {
-		a.warn(fmt.Sprintf("%s could not go on with its session %s (%s): it starts a new one, without its earlier history", opts.Name, earlier, p.notLoaded))
+		warn(fmt.Sprintf("%s could not go on with its session %s (%s): it starts a new one, without its earlier history", opts.Name, earlier, p.notLoaded))
 	}
 	return nil
-}
-
-func (a *Agent) warn(text string) {
-	if a.owner.Warn != nil {
-		a.owner.Warn(text)
-	}
 }
 
 // stop stops the child, if any, and leaves the Agent idle; a.mu is held.

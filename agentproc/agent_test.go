@@ -70,8 +70,11 @@ func options(t *testing.T, config string, grace time.Duration) Options {
 	}
 }
 
-// recorder is a Handler that writes down what it receives.
+// recorder is a Handler that writes down what it receives. A start it is
+// asked for is of opts.
 type recorder struct {
+	opts Options
+
 	mu     sync.Mutex
 	texts  []text
 	tools  []ToolUpdate
@@ -87,6 +90,12 @@ type recorder struct {
 }
 
 type text struct{ Agent, Chunk string }
+
+func (r *recorder) Options(context.Context) Options { return r.opts }
+
+func (r *recorder) Warn(string) {}
+
+func (r *recorder) Answered(string) {}
 
 func (r *recorder) Text(agent, chunk string) {
 	r.mu.Lock()
@@ -280,7 +289,7 @@ func TestCancel(t *testing.T) {
 	if a.p != nil {
 		t.Fatal("the child is kept after a cancelled prompt")
 	}
-	r2 := &recorder{}
+	r2 := &recorder{opts: options(t, "agent.yaml", wait)}
 	if err := prompt(t, a, "echo still here", r2); err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +325,7 @@ func TestHangKilledAfterDeadline(t *testing.T) {
 	if a.p != nil || alive(pid) {
 		t.Fatalf("the hanging child (process %d) was not stopped", pid)
 	}
-	r := &recorder{}
+	r := &recorder{opts: options(t, "agent.yaml", 0)}
 	if err := prompt(t, a, "echo x", r); err != nil || r.answerText() != "x" {
 		t.Errorf("prompt after the kill = %q, %v; want x from a new child", r.answerText(), err)
 	}

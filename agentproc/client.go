@@ -28,23 +28,23 @@ func (c client) SessionUpdate(_ context.Context, n acp.SessionNotification) erro
 }
 
 // show passes one of the child's updates to the prompt's Handler.
-func (t *turn) show(n acp.SessionNotification) {
+func (ap *activePrompt) show(n acp.SessionNotification) {
 	switch u := n.Update; {
 	case u.AgentMessageChunk != nil:
 		if txt := u.AgentMessageChunk.Content.Text; txt != nil {
-			t.h.Text("", txt.Text)
+			ap.h.Text("", txt.Text)
 		}
 	case u.AgentThoughtChunk != nil:
 		// Only the text of the agents an mm child asks is relayed; its
 		// other thoughts and notices are not part of the hand-off.
 		m := acpconn.ReadMeta(u.AgentThoughtChunk.Meta)
 		if txt := u.AgentThoughtChunk.Content.Text; txt != nil && m.Agent != "" && m.Notice == "" {
-			t.h.Text(m.Agent, txt.Text)
+			ap.h.Text(m.Agent, txt.Text)
 		}
 	case u.ToolCall != nil:
 		tc := u.ToolCall
 		m := acpconn.ReadMeta(tc.Meta)
-		t.h.ToolCall(ToolUpdate{
+		ap.h.ToolCall(ToolUpdate{
 			Agent:    m.Agent,
 			ID:       string(tc.ToolCallId),
 			Start:    true,
@@ -61,7 +61,7 @@ func (t *turn) show(n acp.SessionNotification) {
 	case u.ToolCallUpdate != nil:
 		tu := u.ToolCallUpdate
 		m := acpconn.ReadMeta(tu.Meta)
-		t.h.ToolCall(ToolUpdate{
+		ap.h.ToolCall(ToolUpdate{
 			Agent:    m.Agent,
 			ID:       string(tu.ToolCallId),
 			Tool:     m.Tool,
@@ -84,32 +84,32 @@ func (c client) RequestPermission(ctx context.Context, p acp.RequestPermissionRe
 	child := c.p
 	cancelled := acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeCancelled()}
 	child.mu.Lock()
-	t := child.turn
-	if t == nil || t.h == nil || p.SessionId != child.session {
+	ap := child.active
+	if ap == nil || ap.h == nil || p.SessionId != child.session {
 		child.mu.Unlock()
 		return cancelled, nil
 	}
-	t.perms.Add(1)
+	ap.perms.Add(1)
 	child.mu.Unlock()
-	defer t.perms.Done()
+	defer ap.perms.Done()
 
-	pctx, cancel := context.WithCancel(t.ctx)
+	pctx, cancel := context.WithCancel(ap.ctx)
 	defer cancel()
 	defer context.AfterFunc(ctx, cancel)()
 
 	// What the child sent before it asked is shown before the question.
-	if !t.caughtUp(pctx) {
+	if !ap.caughtUp(pctx) {
 		return cancelled, nil
 	}
 	tc := p.ToolCall
 	if !knownOptions(p.Options) {
 		// Neither allow nor reject can be told: no answer the person gives
 		// could be passed on, so the hand-off fails.
-		t.fail(fmt.Errorf("agent %s asked for a permission mm cannot answer: %s", child.label, optionKinds(p.Options)))
+		ap.fail(fmt.Errorf("agent %s asked for a permission mm cannot answer: %s", child.label, optionKinds(p.Options)))
 		return cancelled, nil
 	}
 	m := acpconn.ReadMeta(tc.Meta)
-	ans := t.h.Permission(pctx, PermissionRequest{
+	ans := ap.h.Permission(pctx, PermissionRequest{
 		Agent:     m.Agent,
 		ID:        string(tc.ToolCallId),
 		Tool:      m.Tool,

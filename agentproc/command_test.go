@@ -214,7 +214,7 @@ func TestCommandCancelAndClose(t *testing.T) {
 	}
 	hctx, stopHang := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer stopHang()
-	if err := a.Prompt(hctx, "hang", &recorder{}); !errors.Is(err, context.DeadlineExceeded) {
+	if err := a.Prompt(hctx, "hang", &recorder{opts: opts}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("hanging prompt: %v", err)
 	}
 	leftIn(t, opts.Dir)

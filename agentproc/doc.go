@@ -5,7 +5,7 @@
 // (or session/load of the child's earlier session, whose replayed history
 // is not shown), then one session/prompt per hand-off. What the child does
 // during a prompt — answer text, tool calls, permission requests — reaches
-// the caller through a Handler.
+// the caller through the prompt's Handler.
 //
 // An mm child adds a small object under "_meta"."mm" to some of its
 // updates, so that the parent can tell its own answer from the text and
@@ -26,6 +26,7 @@
 // launch, its handshake, its prompts and its end.
 //
 // Nothing here knows about turns, hooks or the orchestrator: what a new
-// child is started with, and where its session id is kept, are its
-// Owner's.
+// child is started with, where its session id is kept and who sees what it
+// does are the Handler's, the one interface through which an Agent reaches
+// whoever asks it.
 package agentproc

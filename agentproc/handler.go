@@ -5,10 +5,24 @@ import (
 	"encoding/json"
 )
 
-// Handler receives what the child does during one prompt. Text and ToolCall
-// are called in the order the child sent them, one at a time; Permission may
-// be called concurrently with them.
+// Handler is the asking side of one prompt, and the one way an Agent
+// reaches it: the Agent asks it how to start a child when the prompt
+// starts one, tells it what that start could not do and which session the
+// child holds the prompt in, and passes on what the child does while it
+// answers. Text and ToolCall are called in the order the child sent them,
+// one at a time; Permission may be called concurrently with them.
 type Handler interface {
+	// Options says how to start the child, when the prompt starts one:
+	// on the Agent's first prompt, and on the first after its child died
+	// or was stopped. ctx is the prompt's. Its Session is the earlier
+	// session to go on with.
+	Options(ctx context.Context) Options
+	// Warn is told, in one line, that the child starts without its
+	// earlier history.
+	Warn(text string)
+	// Answered is told, once the child lived through the prompt, the
+	// session it holds the prompt in: a later start can load it.
+	Answered(session string)
 	// Text receives a piece of text as it streams. agent is "" for the
 	// child's own answer, else the chain of agents it asked in turn
 	// ("checker", "checker/deep"), whose text streams while they answer.

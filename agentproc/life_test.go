@@ -123,23 +123,7 @@ func TestLife(t *testing.T) {
 			session := tt.session
 			var starts int
 			var warnings, answered []string
-			a := New(Owner{
-				Options: func(context.Context) Options {
-					config := tt.configs[min(starts, len(tt.configs)-1)]
-					starts++
-					opts := options(t, config, 0)
-					if tt.foreign {
-						opts = commandOptions(t, config)
-					}
-					opts.Session = session
-					return opts
-				},
-				Warn: func(text string) { warnings = append(warnings, text) },
-				Answered: func(id string) {
-					answered = append(answered, id)
-					session = id
-				},
-			})
+			a := New()
 			defer a.Close()
 			for i, st := range tt.steps {
 				ctx, cancel := context.WithTimeout(context.Background(), wait)
@@ -148,7 +132,24 @@ func TestLife(t *testing.T) {
 						cancel()
 					}
 				}}
-				err := a.Prompt(ctx, st.prompt, r)
+				h := life{recorder: r,
+					options: func() Options {
+						config := tt.configs[min(starts, len(tt.configs)-1)]
+						starts++
+						opts := options(t, config, 0)
+						if tt.foreign {
+							opts = commandOptions(t, config)
+						}
+						opts.Session = session
+						return opts
+					},
+					warned: func(text string) { warnings = append(warnings, text) },
+					answered: func(id string) {
+						answered = append(answered, id)
+						session = id
+					},
+				}
+				err := a.Prompt(ctx, st.prompt, h)
 				cancel()
 				if got := errText(err); got != st.err || r.answerText() != st.answer {
 					t.Errorf("step %d (%s): answer %q, error %q; want %q, %q", i, st.prompt, r.answerText(), got, st.answer, st.err)
@@ -161,16 +162,28 @@ func TestLife(t *testing.T) {
 	}
 }
 
+// life is a recorder whose starts, and what it is told of them, are the
+// test's.
+type life struct {
+	*recorder
+	options          func() Options
+	warned, answered func(string)
+}
+
+func (l life) Options(context.Context) Options { return l.options() }
+func (l life) Warn(text string)                { l.warned(text) }
+func (l life) Answered(session string)         { l.answered(session) }
+
 // TestPromptAfterClose: a closed Agent starts nothing again.
 func TestPromptAfterClose(t *testing.T) {
 	opts := options(t, "agent.yaml", 0)
-	a := New(Owner{Options: func(context.Context) Options { return opts }})
-	if err := prompt(t, a, "echo x", &recorder{}); err != nil {
+	a := New()
+	if err := prompt(t, a, "echo x", &recorder{opts: opts}); err != nil {
 		t.Fatal(err)
 	}
 	pid := a.p.cmd.Process.Pid
 	a.Close()
-	err := prompt(t, a, "echo y", &recorder{})
+	err := prompt(t, a, "echo y", &recorder{opts: opts})
 	if got, want := errText(err), `agent "fake" was closed`; got != want || a.p != nil {
 		t.Errorf("prompt after Close: %q, a child %v; want %q and none", got, a.p != nil, want)
 	}

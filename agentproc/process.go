@@ -44,8 +44,8 @@ type process struct {
 	done   chan struct{} // closed once it is reaped and the connection released
 
 	mu sync.Mutex // guards what follows, which the connection's reader reads
-	// turn is the prompt under way, nil between prompts.
-	turn *turn
+	// active is the prompt under way, nil between prompts.
+	active *activePrompt
 	// notACP is set at the first line on the child's stdout that is not
 	// JSON (a banner, a usage text); junk is that line's start.
 	notACP bool

@@ -31,19 +31,19 @@ func (p *process) prompt(ctx context.Context, text string, h Handler) error {
 		return err
 	}
 
-	turnCtx, endTurn := context.WithCancel(ctx)
-	t := newTurn(turnCtx, h)
+	promptCtx, endPrompt := context.WithCancel(ctx)
+	ap := newActivePrompt(promptCtx, h)
 	p.mu.Lock()
-	p.turn = t
+	p.active = ap
 	p.mu.Unlock()
 	defer func() {
 		p.mu.Lock()
-		p.turn = nil
+		p.active = nil
 		p.mu.Unlock()
-		endTurn()
-		t.abandon()
-		<-t.shown
-		t.perms.Wait()
+		endPrompt()
+		ap.abandon()
+		<-ap.shown
+		ap.perms.Wait()
 	}()
 
 	// The request gets its own context: cancelling it would only make the
@@ -63,28 +63,28 @@ func (p *process) prompt(ctx context.Context, text string, h Handler) error {
 	var why error
 	select {
 	case r := <-res:
-		t.finish()
+		ap.finish()
 		select {
-		case <-t.failed: // it went on without the answer it asked for
-			return t.failErr
+		case <-ap.failed: // it went on without the answer it asked for
+			return ap.failErr
 		default:
 		}
 		return p.promptError(r.resp, r.err)
 	case <-ctx.Done():
 		why = fmt.Errorf("agent %s: %w", p.label, ctx.Err())
-	case <-t.failed:
-		why = t.failErr
+	case <-ap.failed:
+		why = ap.failErr
 	}
 	_ = p.conn.Cancel(context.WithoutCancel(ctx), acp.CancelNotification{SessionId: p.session})
 	timer := time.NewTimer(p.grace)
 	defer timer.Stop()
 	select {
 	case <-res:
-		t.finish() // the child's last updates, sent as it stopped
+		ap.finish() // the child's last updates, sent as it stopped
 	case <-timer.C:
 		_ = proc.KillGroup(p.cmd.Process)
 		stopCall()
-		t.abandon() // the connection's reader may wait for room to queue
+		ap.abandon() // the connection's reader may wait for room to queue
 		<-res
 	}
 	return why

@@ -84,7 +84,7 @@ func TestA2AConnector(t *testing.T) {
 	if !reflect.DeepEqual(f.opts, want) {
 		t.Errorf("prepared %+v, want once: %+v", f.opts, want)
 	}
-	if got := s.askedSession("reviewer"); got != "ctx-0" {
+	if got := s.history.askedSession("reviewer"); got != "ctx-0" {
 		t.Errorf("the asked session of reviewer is %q, want the agent's context ctx-0", got)
 	}
 	s.Close()

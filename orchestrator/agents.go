@@ -46,7 +46,7 @@ func (s *Session) agentOptions(name string, a mmconfigs.Agent) agentproc.Options
 // remote is what an mm over ssh must be told on its command line.
 func (s *Session) remote(name string, a mmconfigs.Agent) agentproc.Remote {
 	return agentproc.Remote{Host: a.Host, SSHArgs: a.SSHArgs, MM: a.MM, Config: a.Config, Cwd: a.Cwd,
-		Depth: s.depth + 1, MaxDepth: s.maxDepth, Chain: s.childChain(name), NoSave: !s.saved()}
+		Depth: s.depth + 1, MaxDepth: s.maxDepth, Chain: s.childChain(name), NoSave: !s.history.saved()}
 }
 
 // sameProgram reports whether program (a path, or a name looked up in
@@ -107,7 +107,7 @@ type AgentStatus struct {
 // is an error that this build has no A2A client). The agents by file
 // are checked as files (mmconfigs.Walk).
 func ProbeAgents(ctx context.Context, connect A2AConnector, cfg *mmconfigs.Config, cwd string, environ []string) []AgentStatus {
-	s := &Session{cfg: cfg, cwd: cwd}
+	s := &Session{cfg: cfg, cwd: cwd, history: newHistory(nil, nil, nil, nil)}
 	s.joinChain(environ, "")
 	var out []AgentStatus
 	for _, name := range cfg.AgentNames() {

@@ -23,9 +23,11 @@ func TestAgentOptions(t *testing.T) {
 	newSession := func(saved bool) *Session {
 		s := &Session{cfg: &mmconfigs.Config{Dir: "/cfg"}, cwd: "/work", bin: bin, depth: 1, maxDepth: 2, chain: "main",
 			environ: []string{"PATH=/usr/bin", "MM_BIN=" + bin, "MM_CONFIG=/cfg/agent.yaml", "KEY=k1", "MM_NO_SAVE=1"}}
+		var rec Recorder
 		if saved {
-			s.recorder = nopRecorder{}
+			rec = nopRecorder{}
 		}
+		s.history = newHistory(nil, nil, nil, rec)
 		return s
 	}
 	base := []string{"PATH=/usr/bin", "MM_BIN=" + bin, "KEY=k1"}
@@ -74,12 +76,12 @@ func TestAgentOptions(t *testing.T) {
 	}
 }
 
-// The relay names an mm's tool calls by its _meta, another agent's by
+// A hand-off names an mm's tool calls by its _meta, another agent's by
 // ACP's kind and title, keeping what an update leaves out; a call that goes
 // from pending to done is shown started first.
 func TestRelayNamesToolCalls(t *testing.T) {
 	sink := &recSink{}
-	r := &relay{s: &Session{sink: sink}, agent: "g"}
+	r := &handOff{s: &Session{sink: sink}, agent: "g"}
 	for _, u := range []agentproc.ToolUpdate{
 		{ID: "1", Start: true, Title: "ReadFile a.go", Kind: "read", Status: agentproc.StatusPending},
 		{ID: "1", Status: agentproc.StatusInProgress},

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/mm-agent/mm/handoff"
@@ -16,31 +15,79 @@ import (
 	"github.com/mm-agent/mm/tools"
 )
 
+// askToolName is ask_agent, the model's route to a hand-off. It is no
+// tools.Tool: toolCall dispatches a call of it by name to askCall.
 const askToolName = "ask_agent"
 
-// askTool is the ask_agent tool: the model's route to a hand-off. It runs
-// inside the turn (runToolCall calls run), so Run is never used.
-type askTool struct{ s *Session }
-
-// Spec describes ask_agent, reading each agent's description once per
-// session.
-func (a askTool) Spec() llm.ToolSpec {
-	a.s.askSpecOnce.Do(func() { a.s.askSpec = a.spec() })
-	return a.s.askSpec
+// askCall is an ask_agent call inside the tool-hook layer, preToolCall
+// run (toolCall): the input decoded once, consent asked with the question
+// and what goes along, the hand-off run — it shows the call started once
+// preAsk let it go ahead — then postToolCall and ToolEnded.
+func (t *turn) askCall(ctx context.Context, c *callInfo, hookAllowed bool) (string, ToolStatus) {
+	in, err := decodeAsk(c.input, t.s.History)
+	if err == nil {
+		req := c.consentRequest()
+		req.Detail, req.Question, req.Along = in.agent, in.question, in.along()
+		if refusal := t.s.consent(ctx, req, hookAllowed); refusal != "" {
+			return t.callRefused(c, "person", refusal)
+		}
+	}
+	if ctx.Err() != nil {
+		return cancelledBeforeRun, "cancelled" // before it ran: no ToolEnded
+	}
+	if err != nil {
+		// A call that does not fit ask_agent: nobody was asked.
+		t.callStarted(c)
+		res := tools.Refusal(err)
+		return t.callEnded(ctx, c, res, res.Output, "")
+	}
+	h := &handOff{s: t.s, t: t, agent: in.agent, question: in.question, via: handoff.ViaTool,
+		withContext: in.withContext, transcript: in.transcript, call: c}
+	h.run(ctx)
+	if h.denied {
+		// A preAsk deny shows as a denial, like a preToolCall deny.
+		out := handoff.DeniedText(h.reason)
+		return t.callEnded(ctx, c, tools.Result{IsError: true, Output: out}, out, "hook")
+	}
+	h.callStarted() // not yet shown when the hand-off failed before preAsk
+	if h.err != nil {
+		out := handoff.FailedText(h.err.Error())
+		return t.callEnded(ctx, c, tools.Result{IsError: true, Output: out}, out, "")
+	}
+	// The answer is cut, not the postAsk contexts after it: a verdict on a
+	// long answer still reaches the model.
+	out := handoff.AppendContexts(handoff.ToolOutput(h.answer), h.contexts)
+	return t.callEnded(ctx, c, tools.Result{Output: out}, handoff.Summary(in.agent, utf8.RuneCountInString(h.answer), h.replaced), "")
 }
 
-func (a askTool) spec() llm.ToolSpec {
-	names := a.s.cfg.AgentNames()
-	// Each description is in the agent's own file: read them only for a
-	// model that reads tool descriptions, so that nothing of an agent is
-	// read before it is asked otherwise.
-	describe := a.s.model != nil && llm.ReadsToolSpecs(a.s.model)
+// askTarget is what an ask_agent call is about, for its tool lines: the
+// subject the hooks reference names (the agent, in a call that fits).
+func askTarget(input json.RawMessage) tools.Target {
+	return tools.Target{Subject: tools.SubjectLine(input)}
+}
+
+// askToolSpec describes ask_agent, reading each agent's description once
+// per session.
+func (s *Session) askToolSpec() llm.ToolSpec {
+	s.askSpecOnce.Do(func() {
+		// Each description is in the agent's own file: read them only for
+		// a model that reads tool descriptions, so that nothing of an
+		// agent is read before it is asked otherwise.
+		s.askSpec = askSpec(s.cfg, s.model != nil && llm.ReadsToolSpecs(s.model))
+	})
+	return s.askSpec
+}
+
+// askSpec is ask_agent's description of the agents of cfg; describe adds
+// what each agent's file or entry says of it (agentLine).
+func askSpec(cfg *mmconfigs.Config, describe bool) llm.ToolSpec {
+	names := cfg.AgentNames()
 	var desc strings.Builder
 	desc.WriteString("Ask another agent a question and read its answer. The agents:")
 	for _, n := range names {
 		d := ""
 		if describe {
-			d = agentLine(a.s.cfg.Agents[n])
+			d = agentLine(cfg.Agents[n])
 		}
 		fmt.Fprintf(&desc, "\n- %s%s", n, d)
 	}
@@ -56,16 +103,17 @@ type askInput struct {
 	agent, question string
 	withContext     bool
 	// transcript is the conversation sent along when withContext is set,
-	// rendered when the call was planned: what the consent said goes
+	// rendered when the call was decoded: what the consent said goes
 	// along is what goes.
 	transcript string
 	// messages is how many messages transcript renders.
 	messages int
 }
 
-// decode is the one reading of an ask_agent call's input. Its error is the
+// decodeAsk is the one reading of an ask_agent call's input; history is
+// the conversation, rendered when withContext is set. Its error is the
 // output the model reads.
-func (a askTool) decode(input json.RawMessage) (askInput, error) {
+func decodeAsk(input json.RawMessage, history func() []llm.Message) (askInput, error) {
 	var in askInput
 	err := tools.DecodeInput(input,
 		tools.Field{Name: "agent", Required: true, Dst: &in.agent},
@@ -78,18 +126,10 @@ func (a askTool) decode(input json.RawMessage) (askInput, error) {
 		return in, errors.New(`ask_agent: invalid input: give "agent" and "question"`)
 	}
 	if in.withContext {
-		h := a.s.History()
+		h := history()
 		in.transcript, in.messages = handoff.Transcript(h), len(h)
 	}
 	return in, nil
-}
-
-// Target is the agent asked, for the call's tool lines: as decode reads
-// it, without the rest of the checks.
-func (a askTool) Target(_ tools.Env, input json.RawMessage) tools.Target {
-	var agent string
-	_ = tools.DecodeInput(input, tools.Field{Name: "agent", Dst: &agent})
-	return tools.Target{Subject: agent}
 }
 
 // along says what goes along with the question, for the consent question:
@@ -99,33 +139,6 @@ func (in askInput) along() string {
 		return ""
 	}
 	return fmt.Sprintf("the conversation so far goes along: %s, %s", tools.Plural(in.messages, "message"), tools.Plural(utf8.RuneCountInString(in.transcript), "character"))
-}
-
-func (a askTool) Run(context.Context, tools.Env, json.RawMessage) tools.Result {
-	return tools.Result{IsError: true, Output: "ask_agent runs only inside a turn"}
-}
-
-// run hands off and returns the output the model reads, the call's summary
-// line, and whether a preAsk hook denied the hand-off. It calls start when
-// the call starts: once preAsk let it go ahead, before the asked agent
-// answers; not at all on a denial.
-func (a askTool) run(ctx context.Context, t *turn, in askInput, start func()) (res tools.Result, summary string, denied bool) {
-	start = sync.OnceFunc(start)
-	req := askRequest{agent: in.agent, question: in.question, via: handoff.ViaTool, withContext: in.withContext, transcript: in.transcript, started: start}
-	r := a.s.handOff(ctx, t, req)
-	if r.denied {
-		out := handoff.DeniedText(r.reason)
-		return tools.Result{IsError: true, Output: out}, out, true
-	}
-	start() // not yet called when the hand-off failed before preAsk
-	if r.err != nil {
-		out := handoff.FailedText(r.err.Error())
-		return tools.Result{IsError: true, Output: out}, out, false
-	}
-	// The answer is cut, not the postAsk contexts after it: a verdict on a
-	// long answer still reaches the model.
-	out := handoff.AppendContexts(handoff.ToolOutput(r.answer), r.contexts)
-	return tools.Result{Output: out}, handoff.Summary(in.agent, utf8.RuneCountInString(r.answer), r.replaced), false
 }
 
 // maxSchemaShown bounds the schema of a structuredOutput agent that
@@ -147,25 +160,20 @@ func agentLine(agent mmconfigs.Agent) string {
 		}
 		return ": " + agent.Description
 	}
-	path := agent.Config
-	head, err := readHeads(path, "description", "structuredOutput")
+	peek, err := mmconfigs.PeekAgent(agent.Config)
 	if err != nil {
 		return ""
 	}
 	var b strings.Builder
-	if head[0] != "" {
-		b.WriteString(": " + head[0])
+	if peek.Description != "" {
+		b.WriteString(": " + peek.Description)
 	}
-	if ref := strings.TrimSpace(head[1]); ref != "" {
-		abs := ref
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(filepath.Dir(path), ref)
-		}
+	if ref := peek.StructuredOutput; ref != "" {
 		sep := ". "
 		if b.Len() == 0 {
 			sep = ": "
 		}
-		switch o, err := mmconfigs.LoadOutputSchema(ref, abs); {
+		switch o, err := peek.OutputSchema(); {
 		case err != nil:
 			fmt.Fprintf(&b, "%sAnswers JSON (its schema %s cannot be read)", sep, filepath.Base(ref))
 		case len(o.JSON) > maxSchemaShown:

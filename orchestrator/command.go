@@ -1,12 +1,8 @@
 package orchestrator
 
 import (
-	"context"
 	"errors"
 	"strings"
-
-	"github.com/mm-agent/mm/handoff"
-	"github.com/mm-agent/mm/llm"
 )
 
 // Command is a slash command a front end may advertise.
@@ -58,6 +54,7 @@ func (s *Session) parseAskCommand(text string) (cmd askCommandLine, ok bool, err
 	line := strings.TrimSpace(text)
 	word, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
+	_, named := s.cfg.Agents[strings.TrimPrefix(word, "/ask-")]
 	switch {
 	case word == "/ask":
 		cmd.agent, cmd.question, _ = strings.Cut(rest, " ")
@@ -65,7 +62,7 @@ func (s *Session) parseAskCommand(text string) (cmd askCommandLine, ok bool, err
 		if cmd.agent == "" || cmd.question == "" {
 			return cmd, true, errors.New("usage: /ask <agent> <question>")
 		}
-	case strings.HasPrefix(word, "/ask-with-context-") && !s.hasAgent(strings.TrimPrefix(word, "/ask-")):
+	case strings.HasPrefix(word, "/ask-with-context-") && !named:
 		// /ask-with-context-<name>, unless an agent is named "with-context-<name>".
 		cmd.agent, cmd.question, cmd.withContext = strings.TrimPrefix(word, "/ask-with-context-"), rest, true
 	case strings.HasPrefix(word, "/ask-"):
@@ -77,33 +74,4 @@ func (s *Session) parseAskCommand(text string) (cmd askCommandLine, ok bool, err
 		return cmd, true, errors.New("usage: " + word + " <question>")
 	}
 	return cmd, true, nil
-}
-
-// askCommand runs a /ask… line: a hand-off outside any turn, kept in the
-// history as one user message when it gave an answer.
-func (s *Session) askCommand(ctx context.Context, cmd askCommandLine) error {
-	t := s.newTurn()
-	t.outsideTurn = true
-	req := askRequest{agent: cmd.agent, question: cmd.question, via: handoff.ViaCommand, typed: true, withContext: cmd.withContext}
-	if cmd.withContext {
-		req.transcript = handoff.Transcript(s.History())
-	}
-	res := s.handOff(ctx, t, req)
-	var err error
-	switch {
-	case res.denied:
-		err = errors.New("ask denied by a hook: " + res.reason)
-	case res.err != nil:
-		err = res.err
-	default:
-		s.appendHistory(llm.Message{Role: llm.RoleUser, Content: handoff.HistoryEntry(cmd.agent, res.sent, res.read), Typed: res.typed})
-	}
-	t.end(res.read, err)
-	return err
-}
-
-// hasAgent reports whether mmConfigs has an agent named name.
-func (s *Session) hasAgent(name string) bool {
-	_, ok := s.cfg.Agents[name]
-	return ok
 }

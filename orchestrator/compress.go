@@ -110,81 +110,59 @@ const (
 
 // fitWindow compresses the history when the next request would pass
 // compressAt of the model's window.
-func (s *Session) fitWindow(ctx context.Context, t *turn, specs []llm.ToolSpec) error {
-	tokens := s.promptTokens(specs)
-	size := s.windowSize(ctx)
-	if float64(tokens) <= s.compressAt()*float64(size) {
+func (t *turn) fitWindow(ctx context.Context) error {
+	tokens := t.requestTokens()
+	size := t.s.windowSize(ctx)
+	if float64(tokens) <= t.s.window.compressAt*float64(size) {
 		return nil
 	}
-	_, err := s.compress(ctx, t, specs, tokens, size, false)
+	_, err := t.compress(ctx, tokens, size, false)
 	return err
 }
+
+// budget is what a compression works with, in estimate units: base is
+// what every request holds besides the history (the system prompt, the
+// tools, the turn's contexts); limit is compressAt of the window; target
+// is what the compression brings the request down to.
+type budget struct{ base, limit, target int }
 
 // compress brings the history under the target: first it cuts the tool
 // outputs the model has read, oldest first; then it has the model
 // summarise the older turns, keeping the latest verbatim. all makes it do
-// everything it can (/compact, a refused request). It reports whether the
-// history changed, and fails when the request still cannot fit a window
-// the server or the configuration gave (a guessed one is left to the
-// server to judge).
-func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, before, size int, all bool) (bool, error) {
+// everything it can (/compact, a refused request). before is the request's
+// tokens before. It reports whether the history changed, and fails when
+// the request still cannot fit a window the server or the configuration
+// gave (a guessed one is left to the server to judge).
+func (t *turn) compress(ctx context.Context, before, size int, all bool) (bool, error) {
+	s := t.s
 	// Estimates are compared with the window in estimate units: the
 	// server's tokens per estimated token (its last count) converts.
-	r := s.tokenRatio()
+	r := s.window.tokenRatio()
 	esize := int(float64(size) / r)
-	limit := int(s.compressAt() * float64(esize))
-	target := int(targetShare * float64(limit))
+	b := budget{limit: int(s.window.compressAt * float64(esize))}
+	b.target = int(targetShare * float64(b.limit))
 	if all {
-		target = 0
+		b.target = 0
 	}
 	msgs := s.History()
-	sent := s.asSent(msgs) // as the server has it in its cache
+	sent := t.sentHistory(msgs) // as the server has it in its cache
 	// The turn's contexts are in every request of the turn, not in the
 	// history a compression rewrites.
-	base := estimateTokens([]llm.Message{{Role: llm.RoleSystem, Content: s.system}}) + estimateSpecs(specs) + s.turnContextTokens()
-	guessed := s.windowGuessed()
-	if err := tooLongMessage(msgs, base, size, r); err != nil && !guessed {
+	b.base = estimateBase(s.system, t.specs) + t.question.contextTokens()
+	guessed := s.window.guessed()
+	if err := tooLongMessage(msgs, b.base, size, r); err != nil && !guessed {
 		return false, err
 	}
-	total := base + estimateTokens(msgs)
-	trimmed := trimOutputs(msgs, &total, target, readOutputs(msgs))
-	summarised := 0
-	for round := 0; total > target && round < maxSummaries; round++ {
-		upto := summaryEnd(msgs, int(keepShare*float64(target)))
-		if upto <= 0 {
-			break
-		}
-		prompt := estimateMessage(llm.Message{Role: llm.RoleUser, Content: summaryPrompt})
-		older := shrunk(msgs[:upto], limit-base-prompt)
-		for estimateTokens(older) > limit-base-prompt {
-			// Short messages, none to cut: this round summarises
-			// fewer turns, the next one the rest.
-			prev := turnStartBefore(msgs, upto)
-			if prev <= 0 || (prev <= 2 && msgs[0].Content == compressedNote) {
-				break
-			}
-			upto, older = prev, shrunk(msgs[:prev], limit-base-prompt)
-		}
-		if round == 0 && base+estimateTokens(sent[:upto])+prompt <= limit {
-			// The messages as they were sent, outputs uncut: the server
-			// reads them from its cache, only the prompt is new.
-			older = sent[:upto]
-		}
-		summary, err := s.summarise(ctx, t, specs, older)
-		if err != nil {
-			// What was compressed before the failure is kept.
-			return s.compressed(msgs, before, scaleBy(r, total), trimmed, summarised), err
-		}
-		msgs = append([]llm.Message{
-			{Role: llm.RoleUser, Content: compressedNote},
-			{Role: llm.RoleAssistant, Content: summary},
-		}, msgs[upto:]...)
-		summarised += upto
-		total = base + estimateTokens(msgs)
+	total := b.base + estimateTokens(msgs)
+	trimmed := trimOutputs(msgs, &total, b.target, readOutputs(msgs))
+	msgs, summarised, err := t.summariseOlder(ctx, msgs, sent, &total, b)
+	if err != nil {
+		// What was compressed before the failure is kept.
+		return t.compressed(msgs, before, scaleBy(r, total), trimmed, summarised), err
 	}
-	if total > limit && !guessed {
+	if total > b.limit && !guessed {
 		// Last resort: the outputs the model has not read yet.
-		trimmed += trimOutputs(msgs, &total, target, len(msgs))
+		trimmed += trimOutputs(msgs, &total, b.target, len(msgs))
 	}
 	if trimmed == 0 && summarised == 0 {
 		if total > esize && !guessed {
@@ -193,7 +171,7 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 		}
 		return false, nil
 	}
-	s.compressed(msgs, before, scaleBy(r, total), trimmed, summarised)
+	t.compressed(msgs, before, scaleBy(r, total), trimmed, summarised)
 	if total > esize && !guessed {
 		return true, fmt.Errorf("the conversation still needs about %s tokens after compression, more than the model's context window of %s: start a new conversation (/clear), or give the model a larger window (contextWindow, or the server's context size)",
 			Thousands(scaleBy(r, total)), Thousands(size))
@@ -201,14 +179,59 @@ func (s *Session) compress(ctx context.Context, t *turn, specs []llm.ToolSpec, b
 	return true, nil
 }
 
+// summariseOlder has the model summarise the older turns of msgs while
+// the request is over the target, keeping the latest verbatim, in at most
+// maxSummaries rounds; sent is msgs as the model read them. It returns
+// msgs with each summary in place of what it summarised, and how many
+// messages the summaries replaced; total is kept up to date. On an error,
+// what the rounds before it compressed is returned with it.
+func (t *turn) summariseOlder(ctx context.Context, msgs, sent []llm.Message, total *int, b budget) ([]llm.Message, int, error) {
+	summarised := 0
+	prompt := estimateMessage(llm.Message{Role: llm.RoleUser, Content: summaryPrompt})
+	room := b.limit - b.base - prompt
+	for round := 0; *total > b.target && round < maxSummaries; round++ {
+		upto := summaryEnd(msgs, int(keepShare*float64(b.target)))
+		if upto <= 0 {
+			break
+		}
+		older := shrunk(msgs[:upto], room)
+		for estimateTokens(older) > room {
+			// Short messages, none to cut: this round summarises
+			// fewer turns, the next one the rest.
+			prev := turnStartBefore(msgs, upto)
+			if prev <= 0 || (prev <= 2 && msgs[0].Content == compressedNote) {
+				break
+			}
+			upto, older = prev, shrunk(msgs[:prev], room)
+		}
+		if round == 0 && b.base+estimateTokens(sent[:upto])+prompt <= b.limit {
+			// The messages as they were sent, outputs uncut: the server
+			// reads them from its cache, only the prompt is new.
+			older = sent[:upto]
+		}
+		summary, err := t.summarise(ctx, older)
+		if err != nil {
+			return msgs, summarised, err
+		}
+		msgs = append([]llm.Message{
+			{Role: llm.RoleUser, Content: compressedNote},
+			{Role: llm.RoleAssistant, Content: summary},
+		}, msgs[upto:]...)
+		t.question.summarised(upto)
+		summarised += upto
+		*total = b.base + estimateTokens(msgs)
+	}
+	return msgs, summarised, nil
+}
+
 // compressed makes msgs the history and says so, when anything was
 // compressed; it reports whether it was.
-func (s *Session) compressed(msgs []llm.Message, before, after, trimmed, summarised int) bool {
+func (t *turn) compressed(msgs []llm.Message, before, after, trimmed, summarised int) bool {
 	if trimmed == 0 && summarised == 0 {
 		return false
 	}
-	s.replaceHistory(msgs)
-	s.sink.Emit(Compressed{Before: before, After: after, Trimmed: trimmed, Summarised: summarised})
+	t.s.history.replace(msgs)
+	t.s.sink.Emit(Compressed{Before: before, After: after, Trimmed: trimmed, Summarised: summarised})
 	return true
 }
 
@@ -309,15 +332,16 @@ const minShrunk = 64
 // history: the same system prompt, tools and messages as the requests that
 // sent them (so that a local server reads them from its cache), then
 // summaryPrompt. No hook runs on it.
-func (s *Session) summarise(ctx context.Context, t *turn, specs []llm.ToolSpec, older []llm.Message) (string, error) {
+func (t *turn) summarise(ctx context.Context, older []llm.Message) (string, error) {
+	s := t.s
 	msgs := make([]llm.Message, 0, len(older)+2)
 	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.system})
 	msgs = append(msgs, older...)
 	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: summaryPrompt})
 	s.sink.Emit(Compressing{})
 	sent := time.Now()
-	reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs, Purpose: llm.PurposeSummary}, nil)
-	t.counted(reply.Usage, time.Since(sent))
+	reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: t.specs, Purpose: llm.PurposeSummary}, nil)
+	t.addUsage(reply.Usage, time.Since(sent))
 	if err != nil {
 		return "", fmt.Errorf("compress the conversation: the summary request failed: %w", err)
 	}
@@ -349,17 +373,15 @@ func tooLongMessage(msgs []llm.Message, base, size int, r float64) error {
 }
 
 // compact is /compact: everything that can be compressed, now.
-func (s *Session) compact(ctx context.Context) error {
-	t := s.newTurn()
-	t.outsideTurn = true
+func (t *turn) compact(ctx context.Context) error {
+	s := t.s
 	if s.model == nil {
 		err := errors.New("no model: set model: in the configuration, $MM_MODEL or --model")
 		t.end("", err)
 		return err
 	}
-	specs := s.toolSpecs()
-	tokens := s.promptTokens(specs)
-	done, err := s.compress(ctx, t, specs, tokens, s.windowSize(ctx), true)
+	t.specs = s.toolSpecs()
+	done, err := t.compress(ctx, t.requestTokens(), s.windowSize(ctx), true)
 	err = describe(ctx, err)
 	if err == nil && !done {
 		s.sink.Emit(CommandReply{Command: CommandCompact, Text: "(nothing to compress)"})
@@ -371,8 +393,8 @@ func (s *Session) compact(ctx context.Context) error {
 // refusedTooLong answers a server's refusal of a request as over its
 // window: the window is what the server says (or under what was sent),
 // and the history is compressed all it can be, for one more try.
-func (s *Session) refusedTooLong(ctx context.Context, t *turn, specs []llm.ToolSpec, refusal *llm.ContextTooLongError) error {
-	sent := s.promptTokens(specs)
+func (t *turn) refusedTooLong(ctx context.Context, refusal *llm.ContextTooLongError) error {
+	sent := t.requestTokens()
 	if refusal.PromptTokens > 0 {
 		sent = refusal.PromptTokens
 	}
@@ -380,8 +402,9 @@ func (s *Session) refusedTooLong(ctx context.Context, t *turn, specs []llm.ToolS
 	if size <= 0 {
 		size = sent * 3 / 4
 	}
-	s.toldWindow()
-	size = s.settleWindow(max(size, 1))
-	_, err := s.compress(ctx, t, specs, sent, size, true)
+	w := t.s.window
+	w.said()
+	size = w.settle(max(size, 1))
+	_, err := t.compress(ctx, sent, size, true)
 	return err
 }

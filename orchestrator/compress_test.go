@@ -425,6 +425,12 @@ func TestFailedSummary(t *testing.T) {
 	}
 }
 
+// nextRequestTokens is the session's next request between turns, with the
+// tools specs, as its window estimates it.
+func nextRequestTokens(s *Session, specs []llm.ToolSpec) int {
+	return s.window.requestTokens(s.system, specs, s.History(), 0)
+}
+
 // TestTokenAccounting: after a call, the next request's size is the
 // server's count of the last one and its reply, plus an estimate of what
 // joined the history since (a token for 4 bytes, 4 a message); a history
@@ -435,7 +441,7 @@ func TestTokenAccounting(t *testing.T) {
 	sink := &recSink{}
 	s := serverSession(t, windowConfig(t, 0), srv, sink, nil)
 	specs := s.toolSpecs()
-	if got, want := s.promptTokens(specs), estimateTokens([]llm.Message{{Content: "You are a test."}}); got != want {
+	if got, want := nextRequestTokens(s, specs), estimateTokens([]llm.Message{{Content: "You are a test."}}); got != want {
 		t.Errorf("before any call: %d, want the system prompt's estimate %d", got, want)
 	}
 	if err := s.Prompt(context.Background(), "hello"); err != nil {
@@ -446,17 +452,17 @@ func TestTokenAccounting(t *testing.T) {
 	if st := srv.Stats()[0]; u.InputTokens != st.Tokens || exact == 0 {
 		t.Fatalf("usage %+v, server's count %+v", u, st)
 	}
-	if got := s.promptTokens(specs); got != exact {
+	if got := nextRequestTokens(s, specs); got != exact {
 		t.Errorf("after the call: %d, want the server's %d", got, exact)
 	}
-	s.appendHistory(llm.Message{Role: llm.RoleUser, Content: strings.Repeat("x", 400)})
-	if got := s.promptTokens(specs); got != exact+104 {
+	s.history.append(llm.Message{Role: llm.RoleUser, Content: strings.Repeat("x", 400)})
+	if got := nextRequestTokens(s, specs); got != exact+104 {
 		t.Errorf("with a new message: %d, want %d + 104", got, exact)
 	}
-	s.mu.Lock()
-	s.history = []llm.Message{{Role: llm.RoleUser, Content: strings.Repeat("y", 40)}, {Role: llm.RoleAssistant, Content: "z"}}
-	s.mu.Unlock()
-	if got, want := s.promptTokens(specs), estimateTokens([]llm.Message{{Content: "You are a test."}})+14+5; got != want {
+	s.history.mu.Lock()
+	s.history.msgs = []llm.Message{{Role: llm.RoleUser, Content: strings.Repeat("y", 40)}, {Role: llm.RoleAssistant, Content: "z"}}
+	s.history.mu.Unlock()
+	if got, want := nextRequestTokens(s, specs), estimateTokens([]llm.Message{{Content: "You are a test."}})+14+5; got != want {
 		t.Errorf("a history replaced behind the count's back: %d, want the estimate %d", got, want)
 	}
 }

@@ -2,6 +2,8 @@ package orchestrator
 
 import (
 	"fmt"
+	"maps"
+	"sync"
 
 	"github.com/mm-agent/mm/llm"
 )
@@ -28,78 +30,136 @@ type Resumed struct {
 	AskedSessions map[string]string
 }
 
-// Clear forgets the conversation (not the consent decisions).
-func (s *Session) Clear() {
-	s.replaceHistory(nil)
+// history is a session's record, kept and saved as it happens: its
+// messages, and the session ids of the agents it asked. A turn appends to
+// it, a compression replaces it (which drops the window's count of it),
+// and a hand-off keeps its agent's session id in it.
+type history struct {
+	sink Sink
+	// window forgets its count of a history replaced.
+	window *window
+
+	mu   sync.Mutex
+	msgs []llm.Message
+	// recorder saves it; nil: it is not saved.
+	recorder Recorder
+	// askedSessions are the asked agents' own session ids, by agent name:
+	// a resumed session asks each to load its own.
+	askedSessions map[string]string
+	// saveFailing is set while the recorder fails, so that the person is
+	// warned once, not at every message.
+	saveFailing bool
 }
 
-// History returns a copy of the conversation so far.
-func (s *Session) History() []llm.Message {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]llm.Message(nil), s.history...)
+// newHistory is the history of a session that shows its warnings on
+// sink, resumed from r (nil: a new conversation), saved by rec (nil: not
+// saved).
+func newHistory(sink Sink, w *window, r *Resumed, rec Recorder) *history {
+	h := &history{sink: sink, window: w}
+	h.resume(r, rec)
+	return h
 }
 
-func (s *Session) appendHistory(msgs ...llm.Message) {
-	s.mu.Lock()
-	s.history = append(s.history, msgs...)
-	rec := s.recorder // /resume may change it between turns
-	s.mu.Unlock()
-	if rec != nil {
-		s.recorded(rec.Append(msgs...))
+// resume makes r the history, its recorder rec.
+func (h *history) resume(r *Resumed, rec Recorder) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.msgs, h.askedSessions = nil, map[string]string{}
+	if r != nil {
+		h.msgs = append([]llm.Message(nil), r.History...)
+		maps.Copy(h.askedSessions, r.AskedSessions)
 	}
+	h.recorder, h.saveFailing = rec, false
 }
 
-// replaceHistory makes msgs the whole history (a compression, /clear).
-func (s *Session) replaceHistory(msgs []llm.Message) {
-	s.mu.Lock()
-	s.history = append([]llm.Message(nil), msgs...)
-	rec := s.recorder
-	s.mu.Unlock()
-	s.forgetCount() // the server counted the history that is gone
+// all returns a copy of the history.
+func (h *history) all() []llm.Message {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]llm.Message(nil), h.msgs...)
+}
+
+// now is the history as it is now, not a copy: only to read. Nothing
+// writes into a history's messages once they are in it: an append grows
+// it, a replacement makes another.
+func (h *history) now() []llm.Message {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.msgs[:len(h.msgs):len(h.msgs)]
+}
+
+// append adds msgs at the end of the history, and returns where they
+// begin in it.
+func (h *history) append(msgs ...llm.Message) int {
+	h.mu.Lock()
+	at := len(h.msgs)
+	h.msgs = append(h.msgs, msgs...)
+	rec := h.recorder // /resume may change it between turns
+	h.mu.Unlock()
 	if rec != nil {
-		s.recorded(rec.Replace(msgs))
+		h.recorded(rec.Append(msgs...))
+	}
+	return at
+}
+
+// replace makes msgs the whole history (a compression, /clear).
+func (h *history) replace(msgs []llm.Message) {
+	h.mu.Lock()
+	h.msgs = append([]llm.Message(nil), msgs...)
+	rec := h.recorder
+	h.mu.Unlock()
+	if h.window != nil {
+		h.window.forget() // the server counted the history that is gone
+	}
+	if rec != nil {
+		h.recorded(rec.Replace(msgs))
 	}
 }
 
 // setAskedSession remembers the session id an asked agent answered in.
-func (s *Session) setAskedSession(name, id string) {
-	s.mu.Lock()
-	same := s.askedSessions[name] == id
-	s.askedSessions[name] = id
-	rec := s.recorder
-	s.mu.Unlock()
+func (h *history) setAskedSession(name, id string) {
+	h.mu.Lock()
+	same := h.askedSessions[name] == id
+	h.askedSessions[name] = id
+	rec := h.recorder
+	h.mu.Unlock()
 	if !same && rec != nil {
-		s.recorded(rec.AskedSession(name, id))
+		h.recorded(rec.AskedSession(name, id))
 	}
-}
-
-// saved reports whether the session is being saved.
-func (s *Session) saved() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.recorder != nil
 }
 
 // askedSession is the session id the asked agent name last answered in,
 // "" when it has none.
-func (s *Session) askedSession(name string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.askedSessions[name]
+func (h *history) askedSession(name string) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.askedSessions[name]
+}
+
+// saved reports whether the history is being saved.
+func (h *history) saved() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.recorder != nil
 }
 
 // recorded warns once when saving failed; later failures are silent, and
 // the first success after one says saving works again.
-func (s *Session) recorded(err error) {
-	s.mu.Lock()
-	failing := s.saveFailing
-	s.saveFailing = err != nil
-	s.mu.Unlock()
+func (h *history) recorded(err error) {
+	h.mu.Lock()
+	failing := h.saveFailing
+	h.saveFailing = err != nil
+	h.mu.Unlock()
 	switch {
 	case err != nil && !failing:
-		s.sink.Emit(Notice{Kind: NoticeWarning, Text: fmt.Sprintf("session not saved: %v (the session goes on in memory)", err)})
+		h.sink.Emit(Notice{Kind: NoticeWarning, Text: fmt.Sprintf("session not saved: %v (the session goes on in memory)", err)})
 	case err == nil && failing:
-		s.sink.Emit(Notice{Kind: NoticeWarning, Text: "session saved again: nothing was lost"})
+		h.sink.Emit(Notice{Kind: NoticeWarning, Text: "session saved again: nothing was lost"})
 	}
 }
+
+// Clear forgets the conversation (not the consent decisions).
+func (s *Session) Clear() { s.history.replace(nil) }
+
+// History returns a copy of the conversation so far.
+func (s *Session) History() []llm.Message { return s.history.all() }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/mm-agent/mm/internal/tracing"
@@ -85,7 +86,7 @@ func (s *Session) startMCP(ctx context.Context, start tools.MCPStarter, extra []
 		name := t.Spec().Name
 		if _, taken := s.tools[name]; taken {
 			what := "a built-in tool"
-			if s.isWasmTool(name) {
+			if slices.ContainsFunc(s.cfg.WasmTools, func(d tools.WasmDef) bool { return d.Name == name }) {
 				what = "a wasm tool of the configuration"
 			}
 			s.warnings = append(s.warnings, fmt.Sprintf("mcp tool %s: %s has that name; it is not offered", name, what))
@@ -94,16 +95,6 @@ func (s *Session) startMCP(ctx context.Context, start tools.MCPStarter, extra []
 		s.tools[name] = t
 		s.order = append(s.order, name)
 	}
-}
-
-// isWasmTool reports whether name is one of the configuration's wasm tools.
-func (s *Session) isWasmTool(name string) bool {
-	for _, def := range s.cfg.WasmTools {
-		if def.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // Warnings are what went wrong while the session started (an MCP server

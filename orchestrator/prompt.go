@@ -49,14 +49,12 @@ func (s *Session) prepareContext(env map[string]string) {
 	s.system = strings.Join(parts, "\n\n")
 }
 
-// showPath is a path as the session's lines show it: relative to the
-// working directory when inside it.
-func (s *Session) showPath(p string) string { return tools.ShowPath(s.cwd, p) }
-
 // expand brings in the files, folders and skills the question's @path and
-// $name lines name (package question).
+// $name lines name (package question), each path shown relative to the
+// working directory when inside it.
 func (s *Session) expand(prompt string) (string, error) {
-	out, _, err := question.Expand(prompt, question.Options{Cwd: s.cwd, Home: s.home, Skills: s.skills, Show: s.showPath})
+	show := func(p string) string { return tools.ShowPath(s.cwd, p) }
+	out, _, err := question.Expand(prompt, question.Options{Cwd: s.cwd, Home: s.home, Skills: s.skills, Show: show})
 	return out, err
 }
 
@@ -72,3 +70,23 @@ func (s *Session) SkillsBanner() string { return s.skills.Banner() }
 
 // Cwd is the session's working directory, where @path lines start.
 func (s *Session) Cwd() string { return s.cwd }
+
+// systemPrompt is the configuration's system prompt, and for a
+// structuredOutput agent the schema its answer follows: a server that
+// ignores response_format leaves the model only this to go by. It is the
+// same for every session of the configuration.
+func systemPrompt(cfg *mmconfigs.Config) string {
+	if p := schemaPrompt(cfg); p != "" {
+		return cfg.System + "\n\n" + p
+	}
+	return cfg.System
+}
+
+// schemaPrompt is the system prompt's last part for a structuredOutput
+// agent, "" for others.
+func schemaPrompt(cfg *mmconfigs.Config) string {
+	if cfg.StructuredOutput == nil {
+		return ""
+	}
+	return "Your final answer is JSON alone, with no text around it, valid against this JSON Schema:\n" + string(cfg.StructuredOutput.JSON)
+}

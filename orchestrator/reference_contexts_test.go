@@ -262,7 +262,7 @@ hooks:
 	u := sink.ended().Usage
 	read := "hello\n\n[context added by a hook]\n" + ctx400
 	contexts := estimateMessage(llm.Message{Content: read}) - estimateMessage(llm.Message{Content: "hello"})
-	if got, want := s.promptTokens(s.toolSpecs()), u.InputTokens+u.OutputTokens-contexts; got != want || contexts != 107 {
+	if got, want := nextRequestTokens(s, s.toolSpecs()), u.InputTokens+u.OutputTokens-contexts; got != want || contexts != 107 {
 		t.Errorf("after the turn: %d tokens, want the server's count %d less the context's %d", got, u.InputTokens+u.OutputTokens, contexts)
 	}
 }

@@ -120,7 +120,7 @@ func replayedTarget(name string, input []byte, cwd string) tools.Target {
 	var t tools.Tool
 	switch name {
 	case askToolName:
-		t = askTool{}
+		return askTarget(input)
 	case tools.LoadSkillName:
 		t = tools.LoadSkill{}
 	default:

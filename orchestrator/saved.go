@@ -3,9 +3,6 @@ package orchestrator
 import (
 	"errors"
 	"fmt"
-	"maps"
-
-	"github.com/mm-agent/mm/llm"
 )
 
 // SessionStore is where the sessions are saved, for /sessions and
@@ -47,15 +44,7 @@ func (s *Session) ResumeSaved(id string) (string, error) {
 	if err := s.asks.closeAll(); err != nil {
 		say += fmt.Sprintf("\n(stopping the asked agents: %v)", err)
 	}
-	s.asks = newAskers(s)
-	s.mu.Lock()
-	s.history = append([]llm.Message(nil), r.History...)
-	s.askedSessions = maps.Clone(r.AskedSessions)
-	if s.askedSessions == nil {
-		s.askedSessions = map[string]string{}
-	}
-	s.recorder = rec
-	s.saveFailing = false
-	s.mu.Unlock()
+	s.asks = newAskers()
+	s.history.resume(r, rec)
 	return say, nil
 }

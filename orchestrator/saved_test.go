@@ -58,7 +58,7 @@ func TestResumeSavedInPlace(t *testing.T) {
 	model := &fakeModel{}
 	s := newTestSession(t, nil, model, &recSink{})
 	before := &memRecorder{}
-	s.recorder = before
+	s.history.recorder = before
 	if err := s.Prompt(context.Background(), "first"); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestResumeSavedInPlace(t *testing.T) {
 	if got := s.History(); !reflect.DeepEqual(got, saved) {
 		t.Errorf("history after /resume: %v", got)
 	}
-	if got := s.askedSession("expert"); got != "1m8rp3k0hm0v" {
+	if got := s.history.askedSession("expert"); got != "1m8rp3k0hm0v" {
 		t.Errorf("the expert's session: %q", got)
 	}
 	if err := s.Prompt(context.Background(), "and the tests?"); err != nil {

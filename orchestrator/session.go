@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"strings"
 	"sync"
@@ -104,21 +103,13 @@ type Session struct {
 
 	chain string
 
-	mu       sync.Mutex
-	history  []llm.Message
-	recorder Recorder
-	store    SessionStore
-	// askedSessions are the asked agents' own session ids, by agent name:
-	// a resumed session asks each to load its own.
-	askedSessions map[string]string
-	// saveFailing is set while the recorder fails, so that the person is
-	// warned once, not at every message.
-	saveFailing bool
-	// question is the turn's question with the hooks' contexts; the
-	// history keeps it without them (turn.go).
-	question turnQuestion
-	always   map[string]bool
-	never    map[string]bool
+	// history is the conversation, saved as it happens (history.go).
+	history *history
+	store   SessionStore
+	// always and never are the person's consent decisions, by tool.
+	mu     sync.Mutex
+	always map[string]bool
+	never  map[string]bool
 
 	mcp      tools.MCPTools // nil until servers are started
 	warnings []string
@@ -129,12 +120,15 @@ type Session struct {
 	home   string
 
 	// window is what the session knows of its model's context window.
-	window window
+	window *window
 
 	// connectA2A prepares the agents asked over A2A; nil: none can be.
 	connectA2A A2AConnector
 
-	asks        *askers
+	asks *askers
+	// askOffered says ask_agent is offered (mmConfigs lists agents); it
+	// is no tools.Tool, but a hand-off (asktool.go).
+	askOffered  bool
 	askSpecOnce sync.Once
 	askSpec     llm.ToolSpec
 }
@@ -160,14 +154,8 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		never:  map[string]bool{},
 		tools:  map[string]tools.Tool{},
 
-		recorder:      opts.Recorder,
-		store:         opts.Store,
-		askedSessions: map[string]string{},
-		connectA2A:    opts.ConnectA2A,
-	}
-	if r := opts.Resume; r != nil {
-		s.history = append([]llm.Message(nil), r.History...)
-		maps.Copy(s.askedSessions, r.AskedSessions)
+		store:      opts.Store,
+		connectA2A: opts.ConnectA2A,
 	}
 	if err := s.joinChain(opts.Environ, opts.Bin); err != nil {
 		return nil, err
@@ -205,6 +193,8 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		}
 		s.model = m
 	}
+	s.window = newWindow(cfg, s.ref)
+	s.history = newHistory(s.sink, s.window, opts.Resume, opts.Recorder)
 	s.hooks = hooks.NewEngine(&cfg.Hooks, hooks.Options{
 		Cwd:        s.cwd,
 		Model:      s.ref,
@@ -220,9 +210,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			s.order = append(s.order, name)
 		}
 	}
-	s.asks = newAskers(s)
-	if cfg.ToolEnabled("ask_agent") {
-		s.tools[askToolName] = askTool{s: s}
+	s.asks = newAskers()
+	if cfg.ToolEnabled(askToolName) {
+		s.askOffered = true
 		s.order = append(s.order, askToolName)
 	}
 	for _, def := range cfg.WasmTools {
@@ -309,6 +299,34 @@ func (s *Session) Running() mmconfigs.Running { return mmconfigs.Running{Model: 
 
 // Tools are the names of the tools the model is offered, in their order.
 func (s *Session) Tools() []string { return append([]string(nil), s.order...) }
+
+// windowSize is the model's window: the server asked at the first
+// request (window.sizeOf).
+func (s *Session) windowSize(ctx context.Context) int {
+	reader, _ := s.model.(llm.WindowReader)
+	return s.window.sizeOf(ctx, reader)
+}
+
+// toolSpecs are the tools the model is offered, as it reads them.
+func (s *Session) toolSpecs() []llm.ToolSpec {
+	if s.model != nil && !llm.TakesTools(s.model) {
+		// The server refused the model's tools (a model without tool
+		// support): none is sent, and none is counted in the window.
+		return nil
+	}
+	specs := make([]llm.ToolSpec, 0, len(s.order))
+	for _, name := range s.order {
+		if name == askToolName {
+			specs = append(specs, s.askToolSpec())
+			continue
+		}
+		specs = append(specs, s.tools[name].Spec())
+	}
+	return specs
+}
+
+// toolList names the tools on offer, for an error the model can act on.
+func (s *Session) toolList() string { return strings.Join(s.order, ", ") }
 
 // Agents are the names of the agents it can ask (mmConfigs), sorted.
 func (s *Session) Agents() []string { return s.cfg.AgentNames() }

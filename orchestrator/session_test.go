@@ -407,7 +407,7 @@ func TestChildEnv(t *testing.T) {
 	if !strings.Contains(env, "MM_NO_SAVE=1") {
 		t.Errorf("an unsaved session's child environment lacks MM_NO_SAVE=1: %s", env)
 	}
-	s.recorder = nopRecorder{}
+	s.history.recorder = nopRecorder{}
 	s.environ = append(s.environ, "MM_NO_SAVE=1") // as an unsaved agent's child was told
 	if env := strings.Join(s.childEnv("checker", "/c.yaml"), " "); strings.Contains(env, "MM_NO_SAVE") {
 		t.Errorf("a saved session's child environment has MM_NO_SAVE: %s", env)
@@ -450,7 +450,7 @@ func TestAskToolSpec(t *testing.T) {
 				"remote": {Kind: mmconfigs.AgentSSH, Host: "h", Config: "e.yaml", Description: "the build host"},
 				"silent": {Kind: mmconfigs.AgentCommand, Command: []string{"x"}}}
 			s := newTestSession(t, cfg, tt.model, &recSink{})
-			spec := s.tools["ask_agent"].Spec()
+			spec := s.askToolSpec()
 			if spec.Description != tt.want {
 				t.Errorf("description\n got %q\nwant %q", spec.Description, tt.want)
 			}

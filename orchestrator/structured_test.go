@@ -159,7 +159,7 @@ func TestAskToolSpecStructured(t *testing.T) {
 		"- plain: Answers JSON valid against: {\"type\":\"object\"}\n" +
 		"- w: knows the weather. Answers JSON valid against: {\"type\":\"object\",\"required\":[\"city\"]}\n" +
 		"Set withContext to send this conversation along."
-	if got := s.tools["ask_agent"].Spec().Description; got != want {
+	if got := s.askToolSpec().Description; got != want {
 		t.Errorf("description\n got %q\nwant %q", got, want)
 	}
 }

@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 
@@ -21,8 +22,8 @@ import (
 // postToolCall hooks; they start in the reply's order and their results
 // come back in it, as the history keeps them. A call still waiting for its
 // turn when ctx ends does not run: it reads as cancelled before it ran.
-func (s *Session) runToolCalls(ctx context.Context, t *turn, calls []llm.ToolCall) []llm.Message {
-	limit := s.cfg.MaxParallelTools
+func (t *turn) runToolCalls(ctx context.Context, calls []llm.ToolCall) []llm.Message {
+	limit := t.s.cfg.MaxParallelTools
 	if limit < 1 {
 		limit = mmconfigs.DefaultMaxParallelTools
 	}
@@ -38,7 +39,7 @@ func (s *Session) runToolCalls(ctx context.Context, t *turn, calls []llm.ToolCal
 		}
 		wg.Go(func() {
 			defer slots.Release(1)
-			results[i].Content, results[i].IsError = s.runToolCall(ctx, t, call)
+			results[i].Content, results[i].IsError = t.runToolCall(ctx, call)
 		})
 	}
 	wg.Wait()
@@ -49,12 +50,12 @@ func (s *Session) runToolCalls(ctx context.Context, t *turn, calls []llm.ToolCal
 // running.
 const cancelledBeforeRun = "[cancelled before it ran]"
 
-// runToolCall takes one call through preToolCall, consent, the tool and
-// postToolCall, and returns the output the model reads and whether the
+// runToolCall takes one call through the tool-hook layer (toolCall), in a
+// span of its own, and returns the output the model reads and whether the
 // call failed or did not run.
-func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) (string, bool) {
+func (t *turn) runToolCall(ctx context.Context, call llm.ToolCall) (string, bool) {
 	ctx, span := tracing.Start(ctx, tracing.SpanToolCall, tracing.Internal, attribute.String("mm.tool", call.Name), attribute.String("mm.tool_call_id", call.ID))
-	out, status := s.toolCall(ctx, t, call)
+	out, status := t.toolCall(ctx, call)
 	span.Set(attribute.String("mm.tool_status", string(status)))
 	if status == ToolFailed {
 		span.Fail(firstLine(out))
@@ -63,10 +64,30 @@ func (s *Session) runToolCall(ctx context.Context, t *turn, call llm.ToolCall) (
 	return out, status != ToolCompleted
 }
 
-// toolCall is runToolCall, which it returns with how the call ended.
-func (s *Session) toolCall(ctx context.Context, t *turn, call llm.ToolCall) (string, ToolStatus) {
+// callInfo is one tool call of the model as the tool-hook layer carries
+// it, once preToolCall ran: its input as the hooks left it, and what it
+// acts on.
+type callInfo struct {
+	id, name      string
+	input         json.RawMessage
+	subject, path string
+}
+
+// consentRequest is the consent question of c, before what its tool
+// decodes of it is added.
+func (c *callInfo) consentRequest() ConsentRequest {
+	return ConsentRequest{ID: c.id, Tool: c.name, Subject: c.subject, Path: c.path, Input: c.input}
+}
+
+// toolCall takes one call through the tool-hook layer: preToolCall,
+// consent, the call, postToolCall. It returns the output the model reads
+// and how the call ended. It dispatches by name: ask_agent is a hand-off
+// (askCall), any other name its tool's (toolRun).
+func (t *turn) toolCall(ctx context.Context, call llm.ToolCall) (string, ToolStatus) {
+	s := t.s
 	tool, ok := s.tools[call.Name]
-	if !ok {
+	asks := call.Name == askToolName && s.askOffered
+	if !ok && !asks {
 		out := fmt.Sprintf("unknown tool %q: the tools are %s", call.Name, s.toolList())
 		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Status: ToolFailed, Output: out, Summary: out})
 		return out, ToolFailed
@@ -78,38 +99,64 @@ func (s *Session) toolCall(ctx context.Context, t *turn, call llm.ToolCall) (str
 		return out, ToolFailed
 	}
 	pre := s.hooks.PreToolCall(ctx, hooks.ToolCall{ID: call.ID, Name: call.Name, Input: input}, t.observe)
-	input = pre.Input
+	c := &callInfo{id: call.ID, name: call.Name, input: pre.Input}
 	env := tools.Env{Cwd: s.cwd, Environ: tracing.Environ(ctx, s.environ)}
-	target := tools.TargetOf(tool, env, input)
-	subject, path := target.Subject, target.Path
-	if pre.Deny {
-		out := deniedByHookPrefix + pre.Reason + "]"
-		s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Path: path, Status: ToolDenied, DeniedBy: "hook", Output: out, Summary: out})
-		return out, ToolDenied
+	target := askTarget(c.input)
+	if !asks {
+		target = tools.TargetOf(tool, env, c.input)
 	}
-	start := func() {
-		s.sink.Emit(ToolStarted{ID: call.ID, Name: call.Name, Subject: subject, Path: path, Input: input})
-		t.command(commandLine(call.Name, subject))
+	c.subject, c.path = target.Subject, target.Path
+	switch {
+	case pre.Deny:
+		return t.callRefused(c, "hook", deniedByHookPrefix+pre.Reason+"]")
+	case asks:
+		return t.askCall(ctx, c, pre.Allow)
 	}
-	req, run, fits := s.planCall(ctx, t, tool, env, ConsentRequest{ID: call.ID, Tool: call.Name, Subject: subject, Path: path, Input: input}, start)
-	if fits {
-		if refusal := s.consent(ctx, req, pre.Allow || unasked(tool)); refusal != "" {
-			s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Path: path, Status: ToolDenied, DeniedBy: "person", Output: refusal, Summary: refusal})
-			return refusal, ToolDenied
+	return t.toolRun(ctx, tool, env, c, pre.Allow)
+}
+
+// toolRun is a call of a tool inside the tool-hook layer, preToolCall run
+// (toolCall): the input decoded once, by the code that runs it, so that
+// the person is asked about what runs; then the tool, postToolCall and
+// ToolEnded. A call that does not fit its tool asks nobody: it fails with
+// the tool's reason.
+func (t *turn) toolRun(ctx context.Context, tool tools.Tool, env tools.Env, c *callInfo, hookAllowed bool) (string, ToolStatus) {
+	planned, err := tools.PlanCall(tool, env, c.input)
+	if err == nil {
+		req := c.consentRequest()
+		req.Detail, req.Arguments, req.Change = planned.Subject, planned.Arguments, planned.Change
+		if refusal := t.s.consent(ctx, req, hookAllowed || unasked(tool)); refusal != "" {
+			return t.callRefused(c, "person", refusal)
 		}
 	}
 	if ctx.Err() != nil {
 		return cancelledBeforeRun, "cancelled" // before it ran: no ToolEnded
 	}
-
-	res, summary, denied := run()
-	deniedBy := ""
-	if denied {
-		// ask_agent starts once preAsk let the hand-off go ahead: a denied
-		// one shows as a denial, like a preToolCall deny.
-		deniedBy = "hook"
+	t.callStarted(c)
+	if err != nil {
+		return t.callEnded(ctx, c, tools.Refusal(err), "", "")
 	}
-	contexts := s.hooks.PostToolCall(ctx, hooks.ToolCall{ID: call.ID, Name: call.Name, Input: input}, res.Output, t.observe)
+	return t.callEnded(ctx, c, planned.Run(ctx), "", "")
+}
+
+// callStarted shows c started, and counts it for the turn's ⚙ line.
+func (t *turn) callStarted(c *callInfo) {
+	t.s.sink.Emit(ToolStarted{ID: c.id, Name: c.name, Subject: c.subject, Path: c.path, Input: c.input})
+	t.command(commandLine(c.name, c.subject))
+}
+
+// callRefused ends c, which did not run: by is who refused it, "hook" (a
+// preToolCall deny) or "person"; out is the output the model reads.
+func (t *turn) callRefused(c *callInfo, by, out string) (string, ToolStatus) {
+	t.s.sink.Emit(ToolEnded{ID: c.id, Name: c.name, Subject: c.subject, Path: c.path, Status: ToolDenied, DeniedBy: by, Output: out, Summary: out})
+	return out, ToolDenied
+}
+
+// callEnded runs c's postToolCall hooks on res and shows c ended, with
+// summary; deniedBy is "hook" for an ask_agent call a preAsk hook denied.
+// It returns what the model reads: the output, then the hooks' contexts.
+func (t *turn) callEnded(ctx context.Context, c *callInfo, res tools.Result, summary, deniedBy string) (string, ToolStatus) {
+	contexts := t.s.hooks.PostToolCall(ctx, hooks.ToolCall{ID: c.id, Name: c.name, Input: c.input}, res.Output, t.observe)
 	status := ToolCompleted
 	switch {
 	case deniedBy != "":
@@ -117,33 +164,8 @@ func (s *Session) toolCall(ctx context.Context, t *turn, call llm.ToolCall) (str
 	case res.IsError:
 		status = ToolFailed
 	}
-	s.sink.Emit(ToolEnded{ID: call.ID, Name: call.Name, Subject: subject, Path: path, Status: status, Output: res.Output, Summary: summary, DeniedBy: deniedBy})
+	t.s.sink.Emit(ToolEnded{ID: c.id, Name: c.name, Subject: c.subject, Path: c.path, Status: status, Output: res.Output, Summary: summary, DeniedBy: deniedBy})
 	return handoff.AppendContexts(res.Output, contexts), status
-}
-
-// callRun runs a planned call: the tool's result, the call's summary line
-// and whether a hook denied it (ask_agent's preAsk).
-type callRun func() (res tools.Result, summary string, denied bool)
-
-// planCall decodes a call once, by the code that runs it: req, filled in,
-// asks the person about what run acts on. A call that does not fit its
-// tool does not fit (false): nobody is asked, and run only says why.
-func (s *Session) planCall(ctx context.Context, t *turn, tool tools.Tool, env tools.Env, req ConsentRequest, start func()) (ConsentRequest, callRun, bool) {
-	if at, ok := tool.(askTool); ok {
-		in, err := at.decode(req.Input)
-		if err != nil {
-			res := tools.Refusal(err)
-			return req, func() (tools.Result, string, bool) { start(); return res, res.Output, false }, false
-		}
-		req.Detail, req.Question, req.Along = in.agent, in.question, in.along()
-		return req, func() (tools.Result, string, bool) { return at.run(ctx, t, in, start) }, true
-	}
-	planned, err := tools.PlanCall(tool, env, req.Input)
-	if err != nil {
-		return req, func() (tools.Result, string, bool) { start(); return tools.Refusal(err), "", false }, false
-	}
-	req.Detail, req.Arguments, req.Change = planned.Subject, planned.Arguments, planned.Change
-	return req, func() (tools.Result, string, bool) { start(); return planned.Run(ctx), "", false }, true
 }
 
 // unasked reports whether a tool needs no consent (load_skill): one that
@@ -159,47 +181,4 @@ func commandLine(name, subject string) string {
 		return name
 	}
 	return name + ": " + subject
-}
-
-// consent decides whether a call may run without a hook's verdict: "" when
-// it may, else the output the model reads instead.
-func (s *Session) consent(ctx context.Context, req ConsentRequest, hookAllowed bool) string {
-	name := req.Tool
-	if s.yolo {
-		return ""
-	}
-	s.mu.Lock()
-	never, always := s.never[name], s.always[name]
-	s.mu.Unlock()
-	switch {
-	case never:
-		return fmt.Sprintf("[refused: the person said never for %s in this session]", name)
-	case hookAllowed || always:
-		return ""
-	}
-	ans := s.sink.Consent(ctx, req)
-	switch ans {
-	case AllowOnce:
-		return ""
-	case AllowAlways:
-		s.mu.Lock()
-		s.always[name] = true
-		s.mu.Unlock()
-		return ""
-	case RejectAlways:
-		s.mu.Lock()
-		s.never[name] = true
-		s.mu.Unlock()
-		return fmt.Sprintf("[refused: the person said never for %s in this session]", name)
-	case RejectOnce:
-		return "[refused: the person did not allow this call]"
-	}
-	if ctx.Err() != nil {
-		return cancelledBeforeRun
-	}
-	if s.depth > 0 {
-		// Hooks' allow is ignored in an asked agent: only yolo helps.
-		return fmt.Sprintf("[refused: nobody can approve %s here: the person of the agent that asked could not be asked; set yolo: true in this agent's configuration to run its tools unasked]", name)
-	}
-	return fmt.Sprintf("[refused: nobody can approve %s here: run with --yolo, set yolo: true, or let a preToolCall hook allow it]", name)
 }

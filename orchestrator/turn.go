@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -18,65 +19,91 @@ import (
 	"github.com/mm-agent/mm/mmconfigs"
 )
 
-// turn gathers what one turn shows besides the answer.
+// turn is one turn of the conversation, from its question to TurnEnded:
+// the loop of model calls and tool calls (toolcall.go), the fitting of
+// each request into the model's window (compress.go), and what the turn
+// shows besides the answer. The routes that run outside any turn of the
+// model's — /compact, an /ask… command, mm --ask — run in a turn too
+// (outsideTurn), for their hook runs and /compact's summary calls.
+//
+// What a turn touches:
+//   - its own state, below: the question, as the history keeps it and as
+//     the model reads it; the tools it offers; and the ⚙ line's facts
+//     (hook runs, commands, usage);
+//   - of its session: the history, which it appends its messages to and a
+//     compression replaces; the window, which it tells each server count
+//     and the window's size; the consent decisions (Session.consent); the
+//     asked agents, through its hand-offs (ask.go);
+//   - and, without changing them, the session's configuration, model,
+//     system prompt, tools and hooks; its events go to the session's sink.
 type turn struct {
-	s           *Session
-	outsideTurn bool
+	s *Session
+	// outside says the turn is no turn of the model's: its hook runs are
+	// not listed with a turn's (HookRan.OutsideTurn).
+	outside bool
+	// question is the turn's question; at is -1 outside a turn.
+	question turnQuestion
+	// specs are the tools the turn offers, the same in each of its calls.
+	specs []llm.ToolSpec
 
-	mu       sync.Mutex
-	runs     int
-	hookLine []string
-	commands []string
-	usage    Usage
-	start    time.Time
+	mu        sync.Mutex
+	runs      int
+	hookLines []string
+	commands  []string
+	usage     Usage
+	start     time.Time
 }
 
-func (s *Session) newTurn() *turn { return &turn{s: s, start: time.Now()} }
+// turnQuestion is the turn's question twice: as the history keeps it, at
+// index at (the rewritten question, @path and $skill lines expanded), and
+// as every model call of the turn reads it (kept, then each context a
+// preGeneration hook added). A context is for the turn's model calls, the
+// tool loop's included, and is gone from the next turn's requests
+// (docs/reference/hooks.md).
+type turnQuestion struct {
+	at         int
+	kept, read string
+}
 
-// observe numbers a hook run, reports it and keeps its line for the end of
-// the turn.
-func (t *turn) observe(r hooks.Run) {
-	t.mu.Lock()
-	t.runs++
-	n := t.runs
-	line := r.Line(n)
-	if t.s.cfg.DisplayHooks && !t.outsideTurn {
-		t.hookLine = append(t.hookLine, line)
+// asRead puts the question as the model reads it in place of the one the
+// history keeps, in msgs (a copy of the history): at its index, when it is
+// still there (a compression may have summarised it away).
+func (q turnQuestion) asRead(msgs []llm.Message) {
+	if q.read == q.kept || q.at < 0 || q.at >= len(msgs) {
+		return
 	}
-	t.mu.Unlock()
-	t.s.sink.Emit(HookRan{N: n, Event: string(r.Event), Subject: r.Subject, Hook: r.Label, Decision: r.Decision, Failure: r.Failure,
-		Line: line, Title: r.Title(), Failed: r.Failure != "", OutsideTurn: t.outsideTurn})
-	if rep := r.Report(); rep != "" {
-		t.s.sink.Emit(Notice{Kind: NoticeHookFailure, Text: rep})
+	if m := &msgs[q.at]; m.Role == llm.RoleUser && m.Content == q.kept {
+		m.Content = q.read
 	}
 }
 
-// counted adds one model call's usage; took is the whole call's time, the
-// generation time when the server gives none.
-func (t *turn) counted(u llm.Usage, took time.Duration) {
-	c := Usage{Calls: 1, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Generation: u.Generation}
-	if u.InputTokens > 0 || u.OutputTokens > 0 {
-		c.Reported = 1
-	}
-	if c.Generation <= 0 {
-		c.Generation = took
-	}
-	t.mu.Lock()
-	t.usage = t.usage.Add(c)
-	t.mu.Unlock()
+// contextTokens is the estimate of what the turn's contexts add to a
+// request.
+func (q turnQuestion) contextTokens() int {
+	return estimateMessage(llm.Message{Content: q.read}) - estimateMessage(llm.Message{Content: q.kept})
 }
 
-func (t *turn) command(c string) {
-	t.mu.Lock()
-	t.commands = append(t.commands, c)
-	t.mu.Unlock()
+// summarised moves the question's index for a history whose first n
+// messages a summary of two messages replaced: gone, when it was one of
+// them.
+func (q *turnQuestion) summarised(n int) {
+	if q.at < n {
+		q.at = -1
+		return
+	}
+	q.at += 2 - n
 }
 
-func (t *turn) end(answer string, err error) {
-	t.mu.Lock()
-	ev := TurnEnded{Answer: answer, Err: err, Commands: t.commands, Hooks: t.hookLine, Usage: t.usage, Duration: time.Since(t.start)}
-	t.mu.Unlock()
-	t.s.sink.Emit(ev)
+func (s *Session) newTurn() *turn {
+	return &turn{s: s, question: turnQuestion{at: -1}, start: time.Now()}
+}
+
+// outsideTurn is a turn for what runs outside any turn of the model's
+// (/compact, an /ask… command, mm --ask).
+func (s *Session) outsideTurn() *turn {
+	t := s.newTurn()
+	t.outside = true
+	return t
 }
 
 // Prompt runs one turn on text nobody typed at this mm's front end — a
@@ -97,41 +124,43 @@ func (s *Session) PromptTyped(ctx context.Context, text string) error {
 	return s.startTurn(ctx, text, s.depth == 0)
 }
 
+// startTurn runs a turn on text, in a span of its own; typed is what the
+// person typed.
 func (s *Session) startTurn(ctx context.Context, text string, typed bool) error {
 	ctx, span := tracing.Start(ctx, tracing.SpanTurn, tracing.Internal, attribute.Int("mm.depth", s.depth))
 	var err error
 	if typed {
 		err = s.prompt(ctx, text)
 	} else {
-		err = s.runTurn(ctx, text, false)
+		err = s.newTurn().run(ctx, text, false)
 	}
 	span.End(err)
 	return err
 }
 
-// prompt is a turn on what the person typed.
+// prompt is a turn on what the person typed: an /ask… command, /compact,
+// or a question.
 func (s *Session) prompt(ctx context.Context, text string) error {
 	if cmd, ok, err := s.parseAskCommand(text); ok || err != nil {
 		if err != nil {
-			t := s.newTurn()
-			t.end("", err)
+			s.newTurn().end("", err)
 			return err
 		}
 		return s.askCommand(ctx, cmd)
 	}
 	if strings.TrimSpace(text) == "/"+CommandCompact {
-		return s.compact(ctx)
+		return s.outsideTurn().compact(ctx)
 	}
-	return s.runTurn(ctx, text, true)
+	return s.newTurn().run(ctx, text, true)
 }
 
-// runTurn is one turn on a question; typed expands its lines.
-func (s *Session) runTurn(ctx context.Context, text string, typed bool) error {
-	t := s.newTurn()
+// run is the turn on a question; typed expands its lines.
+func (t *turn) run(ctx context.Context, text string, typed bool) error {
+	s := t.s
 	pg := s.hooks.PreGeneration(ctx, text, t.observe)
 	if pg.Stop {
 		marker := pg.Marker()
-		s.appendHistory(
+		s.history.append(
 			llm.Message{Role: llm.RoleUser, Content: marker},
 			llm.Message{Role: llm.RoleAssistant, Content: pg.Response},
 		)
@@ -165,7 +194,7 @@ func (s *Session) runTurn(ctx context.Context, text string, typed bool) error {
 		}
 	}
 	question := handoff.AppendContexts(kept.Content, pg.Contexts)
-	answer, err := s.loop(ctx, t, kept, question)
+	answer, err := t.loop(ctx, kept, question)
 	err = describe(ctx, err)
 	errText := ""
 	if err != nil {
@@ -181,10 +210,10 @@ func (s *Session) runTurn(ctx context.Context, text string, typed bool) error {
 // Content, then the hooks' contexts) in its place. The next turn's request
 // differs from this turn's from the question on, so a local server reads
 // that part anew once (docs/explanation/performance.md).
-func (s *Session) loop(ctx context.Context, t *turn, prompt llm.Message, question string) (string, error) {
-	s.appendHistory(prompt)
-	defer s.readWith(prompt.Content, question)()
-	specs := s.toolSpecs()
+func (t *turn) loop(ctx context.Context, prompt llm.Message, question string) (string, error) {
+	s := t.s
+	t.question = turnQuestion{at: s.history.append(prompt), kept: prompt.Content, read: question}
+	t.specs = s.toolSpecs()
 	out := s.cfg.StructuredOutput
 	onText := func(chunk string) { s.sink.Emit(Text{Text: chunk}) }
 	var format *llm.JSONSchemaFormat
@@ -201,29 +230,15 @@ func (s *Session) loop(ctx context.Context, t *turn, prompt llm.Message, questio
 	}
 	retried := false
 	for step := 0; step < s.cfg.MaxSteps; step++ {
-		if err := s.fitWindow(ctx, t, specs); err != nil {
-			return "", err
-		}
-		reply, err := s.callModel(ctx, t, specs, format, onText)
-		if refusal, ok := errors.AsType[*llm.ContextTooLongError](err); ok {
-			// The server's window is smaller than mm knew (its /props is
-			// missing or wrong): compress all that can be, and try once more.
-			if err := s.refusedTooLong(ctx, t, specs, refusal); err != nil {
-				return "", err
-			}
-			reply, err = s.callModel(ctx, t, specs, format, onText)
-			if again, ok := errors.AsType[*llm.ContextTooLongError](err); ok {
-				return "", fmt.Errorf("%w — even after compressing the conversation: give the model a larger window (the server's context size, e.g. llama-server -c), or lower contextWindow in the configuration", again)
-			}
-		}
+		reply, err := t.step(ctx, format, onText)
 		if err != nil {
 			if reply.Content != "" {
-				s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: reply.Content})
+				s.history.append(llm.Message{Role: llm.RoleAssistant, Content: reply.Content})
 			}
 			return reply.Content, err
 		}
-		s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
-		s.countedCall(reply.Usage, specs)
+		s.history.append(llm.Message{Role: llm.RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
+		s.window.counted(reply.Usage, t.specs, s.history.now(), t.question.contextTokens())
 		if len(reply.ToolCalls) == 0 {
 			if out == nil {
 				return reply.Content, nil
@@ -239,10 +254,10 @@ func (s *Session) loop(ctx context.Context, t *turn, prompt llm.Message, questio
 			// Once more, saying what was wrong: the next answer is checked
 			// again, and the turn fails if it is no better.
 			retried = true
-			s.appendHistory(llm.Message{Role: llm.RoleUser, Content: retryText(bad)})
+			s.history.append(llm.Message{Role: llm.RoleUser, Content: retryText(bad)})
 			continue
 		}
-		s.appendHistory(s.runToolCalls(ctx, t, reply.ToolCalls)...)
+		s.history.append(t.runToolCalls(ctx, reply.ToolCalls)...)
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
@@ -250,15 +265,40 @@ func (s *Session) loop(ctx context.Context, t *turn, prompt llm.Message, questio
 	return "", fmt.Errorf("stopped after %d model calls in one turn (maxSteps %d): ask again to go on, or raise maxSteps in the configuration", s.cfg.MaxSteps, s.cfg.MaxSteps)
 }
 
+// step is one model call of the loop: the request fitted into the window
+// first, and, when the server refuses it as too long all the same, the
+// history compressed all it can be for one more try.
+func (t *turn) step(ctx context.Context, format *llm.JSONSchemaFormat, onText func(string)) (llm.Reply, error) {
+	if err := t.fitWindow(ctx); err != nil {
+		return llm.Reply{}, err
+	}
+	reply, err := t.callModel(ctx, format, onText)
+	refusal, ok := errors.AsType[*llm.ContextTooLongError](err)
+	if !ok {
+		return reply, err
+	}
+	// The server's window is smaller than mm knew (its /props is missing
+	// or wrong): compress all that can be, and try once more.
+	if err := t.refusedTooLong(ctx, refusal); err != nil {
+		return llm.Reply{}, err
+	}
+	reply, err = t.callModel(ctx, format, onText)
+	if again, ok := errors.AsType[*llm.ContextTooLongError](err); ok {
+		return llm.Reply{}, fmt.Errorf("%w — even after compressing the conversation: give the model a larger window (the server's context size, e.g. llama-server -c), or lower contextWindow in the configuration", again)
+	}
+	return reply, err
+}
+
 // callModel sends the conversation to the model, its answer going to
 // onText as it streams (nil: held back).
-func (s *Session) callModel(ctx context.Context, t *turn, specs []llm.ToolSpec, format *llm.JSONSchemaFormat, onText func(string)) (llm.Reply, error) {
-	msgs := s.requestMessages()
-	s.sink.Emit(ModelStarted{Loading: s.firstCallLoads(ctx)})
+func (t *turn) callModel(ctx context.Context, format *llm.JSONSchemaFormat, onText func(string)) (llm.Reply, error) {
+	s := t.s
+	msgs := t.requestMessages()
+	s.sink.Emit(ModelStarted{Loading: t.firstCallLoads(ctx)})
 	ctx, span := tracing.Start(ctx, tracing.SpanModelCall, tracing.Client, attribute.String("gen_ai.request.model", s.ref))
 	sent := time.Now()
-	reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: specs, Format: format}, onText)
-	t.counted(reply.Usage, time.Since(sent))
+	reply, err := s.model.Stream(ctx, llm.Request{Messages: msgs, Tools: t.specs, Format: format}, onText)
+	t.addUsage(reply.Usage, time.Since(sent))
 	if u := reply.Usage; u.InputTokens > 0 || u.OutputTokens > 0 {
 		span.Set(attribute.Int("gen_ai.usage.input_tokens", u.InputTokens), attribute.Int("gen_ai.usage.output_tokens", u.OutputTokens))
 	}
@@ -270,7 +310,8 @@ func (s *Session) callModel(ctx context.Context, t *turn, specs []llm.ToolSpec, 
 // firstCallLoads says, for the session's first call, that its server has
 // yet to load the model; false for every later call, and where the server
 // does not say.
-func (s *Session) firstCallLoads(ctx context.Context) bool {
+func (t *turn) firstCallLoads(ctx context.Context) bool {
+	s := t.s
 	loading := false
 	s.loadAsked.Do(func() {
 		if lr, ok := s.model.(llm.LoadReader); ok {
@@ -283,14 +324,76 @@ func (s *Session) firstCallLoads(ctx context.Context) bool {
 
 // requestMessages is the conversation as the model reads it: the system
 // prompt, then the history, the turn's question with its contexts.
-func (s *Session) requestMessages() []llm.Message {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	msgs := make([]llm.Message, 0, len(s.history)+1)
-	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.system})
-	msgs = append(msgs, s.history...)
-	s.asRead(msgs[1:])
+func (t *turn) requestMessages() []llm.Message {
+	hist := t.s.history.now()
+	msgs := make([]llm.Message, 0, len(hist)+1)
+	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: t.s.system})
+	msgs = append(msgs, hist...)
+	t.question.asRead(msgs[1:])
 	return msgs
+}
+
+// sentHistory is a copy of msgs, the history or a part of it, as the
+// model read it: the turn's question with its contexts.
+func (t *turn) sentHistory(msgs []llm.Message) []llm.Message {
+	out := slices.Clone(msgs)
+	t.question.asRead(out)
+	return out
+}
+
+// requestTokens is how many tokens the next request of the turn holds
+// (window.requestTokens).
+func (t *turn) requestTokens() int {
+	s := t.s
+	return s.window.requestTokens(s.system, t.specs, s.history.now(), t.question.contextTokens())
+}
+
+// observe numbers a hook run, reports it and keeps its line for the end of
+// the turn.
+func (t *turn) observe(r hooks.Run) {
+	t.mu.Lock()
+	t.runs++
+	n := t.runs
+	line := r.Line(n)
+	if t.s.cfg.DisplayHooks && !t.outside {
+		t.hookLines = append(t.hookLines, line)
+	}
+	t.mu.Unlock()
+	t.s.sink.Emit(HookRan{N: n, Event: string(r.Event), Subject: r.Subject, Hook: r.Label, Decision: r.Decision, Failure: r.Failure,
+		Line: line, Title: r.Title(), Failed: r.Failure != "", OutsideTurn: t.outside})
+	if rep := r.Report(); rep != "" {
+		t.s.sink.Emit(Notice{Kind: NoticeHookFailure, Text: rep})
+	}
+}
+
+// addUsage adds one model call's usage; took is the whole call's time,
+// the generation time when the server gives none.
+func (t *turn) addUsage(u llm.Usage, took time.Duration) {
+	c := Usage{Calls: 1, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Generation: u.Generation}
+	if u.InputTokens > 0 || u.OutputTokens > 0 {
+		c.Reported = 1
+	}
+	if c.Generation <= 0 {
+		c.Generation = took
+	}
+	t.mu.Lock()
+	t.usage = t.usage.Add(c)
+	t.mu.Unlock()
+}
+
+// command counts a tool call for the ⚙ line: "bash: ls -la".
+func (t *turn) command(c string) {
+	t.mu.Lock()
+	t.commands = append(t.commands, c)
+	t.mu.Unlock()
+}
+
+// end closes the turn with TurnEnded.
+func (t *turn) end(answer string, err error) {
+	t.mu.Lock()
+	ev := TurnEnded{Answer: answer, Err: err, Commands: t.commands, Hooks: t.hookLines, Usage: t.usage, Duration: time.Since(t.start)}
+	t.mu.Unlock()
+	t.s.sink.Emit(ev)
 }
 
 // retryText is the message that asks a structuredOutput agent's model once
@@ -298,42 +401,6 @@ func (s *Session) requestMessages() []llm.Message {
 func retryText(bad error) string {
 	return "Your answer is not valid: " + bad.Error() + ". Answer again with the JSON alone, valid against the JSON Schema of the system prompt."
 }
-
-// systemPrompt is the configuration's system prompt, and for a
-// structuredOutput agent the schema its answer follows: a server that
-// ignores response_format leaves the model only this to go by. It is the
-// same for every session of the configuration.
-func systemPrompt(cfg *mmconfigs.Config) string {
-	if p := schemaPrompt(cfg); p != "" {
-		return cfg.System + "\n\n" + p
-	}
-	return cfg.System
-}
-
-// schemaPrompt is the system prompt's last part for a structuredOutput
-// agent, "" for others.
-func schemaPrompt(cfg *mmconfigs.Config) string {
-	if cfg.StructuredOutput == nil {
-		return ""
-	}
-	return "Your final answer is JSON alone, with no text around it, valid against this JSON Schema:\n" + string(cfg.StructuredOutput.JSON)
-}
-
-func (s *Session) toolSpecs() []llm.ToolSpec {
-	if s.model != nil && !llm.TakesTools(s.model) {
-		// The server refused the model's tools (a model without tool
-		// support): none is sent, and none is counted in the window.
-		return nil
-	}
-	specs := make([]llm.ToolSpec, 0, len(s.order))
-	for _, name := range s.order {
-		specs = append(specs, s.tools[name].Spec())
-	}
-	return specs
-}
-
-// toolList names the tools on offer, for an error the model can act on.
-func (s *Session) toolList() string { return strings.Join(s.order, ", ") }
 
 // validJSON reports whether args is a JSON object; empty arguments count as {}.
 func validJSON(args string) (json.RawMessage, error) {

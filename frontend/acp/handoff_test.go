@@ -21,6 +21,12 @@ type asker struct {
 	answer agentproc.PermissionAnswer
 }
 
+// Options, Warn and Answered are asked of a Handler only by a start
+// after the first, which this test has none of.
+func (a *asker) Options(context.Context) agentproc.Options { return agentproc.Options{} }
+func (a *asker) Warn(string)                               {}
+func (a *asker) Answered(string)                           {}
+
 func (a *asker) Text(agent, chunk string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -47,11 +47,15 @@ func BenchmarkHandOffPhases(b *testing.B) {
 	}
 }
 
-// nopHandler shows nothing and refuses every permission.
+// nopHandler shows nothing and refuses every permission; no prompt of
+// the benchmark starts a child (Start did).
 type nopHandler struct{}
 
-func (nopHandler) Text(string, string)           {}
-func (nopHandler) ToolCall(agentproc.ToolUpdate) {}
+func (nopHandler) Options(context.Context) agentproc.Options { return agentproc.Options{} }
+func (nopHandler) Warn(string)                               {}
+func (nopHandler) Answered(string)                           {}
+func (nopHandler) Text(string, string)                       {}
+func (nopHandler) ToolCall(agentproc.ToolUpdate)             {}
 func (nopHandler) Permission(context.Context, agentproc.PermissionRequest) agentproc.PermissionAnswer {
 	return agentproc.Refused
 }

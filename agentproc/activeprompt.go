@@ -15,10 +15,10 @@ import (
 // are a few hundred KiB at most.
 const queuedUpdates = 256
 
-// turn is the prompt under way. Its updates are shown in order by one
+// activePrompt is the prompt under way. Its updates are shown in order by one
 // goroutine, show, so that a Handler that blocks on the person holds up
 // only the connection's reading, never the connection itself.
-type turn struct {
+type activePrompt struct {
 	ctx   context.Context // the prompt's: cancelled when it is
 	h     Handler
 	perms sync.WaitGroup // Permission calls in flight
@@ -36,10 +36,10 @@ type turn struct {
 }
 
 // fail ends the prompt with err (the first one wins).
-func (t *turn) fail(err error) {
-	t.failOnce.Do(func() {
-		t.failErr = err
-		close(t.failed)
+func (ap *activePrompt) fail(err error) {
+	ap.failOnce.Do(func() {
+		ap.failErr = err
+		close(ap.failed)
 	})
 }
 
@@ -51,21 +51,21 @@ type queued struct {
 	last bool
 }
 
-func newTurn(ctx context.Context, h Handler) *turn {
-	t := &turn{ctx: ctx, h: h, updates: make(chan queued, queuedUpdates),
+func newActivePrompt(ctx context.Context, h Handler) *activePrompt {
+	ap := &activePrompt{ctx: ctx, h: h, updates: make(chan queued, queuedUpdates),
 		stop: make(chan struct{}), shown: make(chan struct{}), failed: make(chan struct{})}
-	go t.showAll()
-	return t
+	go ap.showAll()
+	return ap
 }
 
-// showAll shows the queued updates until the last mark, or until the turn
+// showAll shows the queued updates until the last mark, or until the prompt
 // is abandoned. A cancelled prompt goes on being shown: the child's last
 // updates, sent as it stops, still arrive.
-func (t *turn) showAll() {
-	defer close(t.shown)
+func (ap *activePrompt) showAll() {
+	defer close(ap.shown)
 	for {
 		select {
-		case q := <-t.updates:
+		case q := <-ap.updates:
 			if q.mark != nil {
 				close(q.mark)
 				if q.last {
@@ -73,30 +73,30 @@ func (t *turn) showAll() {
 				}
 				continue
 			}
-			t.show(q.n)
-		case <-t.stop:
+			ap.show(q.n)
+		case <-ap.stop:
 			return
 		}
 	}
 }
 
 // enqueue waits for room in the queue; false when ctx ended first.
-func (t *turn) enqueue(ctx context.Context, q queued) bool {
+func (ap *activePrompt) enqueue(ctx context.Context, q queued) bool {
 	select {
-	case t.updates <- q:
+	case ap.updates <- q:
 		return true
 	case <-ctx.Done():
 		return false
-	case <-t.stop:
+	case <-ap.stop:
 		return false
 	}
 }
 
 // caughtUp waits until everything queued so far has been shown; false
 // when ctx ended first.
-func (t *turn) caughtUp(ctx context.Context) bool {
+func (ap *activePrompt) caughtUp(ctx context.Context) bool {
 	mark := make(chan struct{})
-	if !t.enqueue(ctx, queued{mark: mark}) {
+	if !ap.enqueue(ctx, queued{mark: mark}) {
 		return false
 	}
 	select {
@@ -104,7 +104,7 @@ func (t *turn) caughtUp(ctx context.Context) bool {
 		return true
 	case <-ctx.Done():
 		return false
-	case <-t.stop:
+	case <-ap.stop:
 		return false
 	}
 }
@@ -112,15 +112,15 @@ func (t *turn) caughtUp(ctx context.Context) bool {
 // finish shows what is still queued, then stops show. The SDK hands over
 // a response only after the notifications sent before it, so at the end
 // of a prompt the whole answer is in the queue.
-func (t *turn) finish() {
-	if t.enqueue(context.Background(), queued{mark: make(chan struct{}), last: true}) {
-		<-t.shown
+func (ap *activePrompt) finish() {
+	if ap.enqueue(context.Background(), queued{mark: make(chan struct{}), last: true}) {
+		<-ap.shown
 	}
 }
 
 // abandon stops showing: what is still queued is dropped, and whoever
 // waits to queue more gives up.
-func (t *turn) abandon() { t.stopOnce.Do(func() { close(t.stop) }) }
+func (ap *activePrompt) abandon() { ap.stopOnce.Do(func() { close(ap.stop) }) }
 
 // notify takes the child's notifications from the connection's reader. It
 // blocks while the queue is full: that is the back-pressure.
@@ -139,10 +139,10 @@ func (p *process) notify(method string, params json.RawMessage) {
 // about another session, is dropped.
 func (p *process) deliver(n acp.SessionNotification) {
 	p.mu.Lock()
-	t := p.turn
+	ap := p.active
 	p.mu.Unlock()
-	if t == nil || t.h == nil || n.SessionId != p.session {
+	if ap == nil || ap.h == nil || n.SessionId != p.session {
 		return
 	}
-	t.enqueue(context.Background(), queued{n: n})
+	ap.enqueue(context.Background(), queued{n: n})
 }
