@@ -8,7 +8,7 @@
 #   RUNS=100 bench/sessions.sh
 #
 # The per-message figures are Go benchmarks:
-#   go test ./sessions -run '^$' -bench . -count 10
+#   go test ./internal/sessions -run '^$' -bench . -count 10
 #
 # Needs go, hyperfine (apt-get install hyperfine) and python3.
 set -euo pipefail

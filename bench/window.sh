@@ -15,7 +15,7 @@ set -euo pipefail
 count=${COUNT:-5}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-go test ./orchestrator -run '^$' -bench 'BenchmarkLongSession' -benchtime 1x -count "$count" |
+go test ./internal/orchestrator -run '^$' -bench 'BenchmarkLongSession' -benchtime 1x -count "$count" |
 	python3 -c '
 import re, statistics, sys
 runs = {}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"net"
 
-	"github.com/mm-agent/mm/a2aagent"
 	"github.com/mm-agent/mm/cmd/mm/cli"
-	"github.com/mm-agent/mm/frontend/a2a"
-	"github.com/mm-agent/mm/orchestrator"
+	"github.com/mm-agent/mm/internal/a2aagent"
+	"github.com/mm-agent/mm/internal/frontend/a2a"
+	"github.com/mm-agent/mm/internal/orchestrator"
 )
 
 // connectA2A is cli.Features.A2A: a2aagent's client, for the agents asked
@@ -20,7 +20,7 @@ func connectA2A(o orchestrator.A2AOptions) (orchestrator.A2AAgent, error) {
 	return a, nil
 }
 
-// serveA2A is cli.Features.ServeA2A: mm serve over frontend/a2a.
+// serveA2A is cli.Features.ServeA2A: mm serve over internal/frontend/a2a.
 func serveA2A(ctx context.Context, ln net.Listener, o cli.ServeOptions) error {
 	skills := make([]a2a.Skill, len(o.Skills))
 	for i, sk := range o.Skills {

@@ -12,10 +12,10 @@ package main
 
 import (
 	"github.com/mm-agent/mm/cmd/mm/cli"
-	"github.com/mm-agent/mm/hooks/wasm"
+	"github.com/mm-agent/mm/internal/hooks/wasm"
+	"github.com/mm-agent/mm/internal/mmconfigs/schemacheck"
+	"github.com/mm-agent/mm/internal/tools/mcptools"
 	"github.com/mm-agent/mm/internal/tracing/otlp"
-	"github.com/mm-agent/mm/mmconfigs/schemacheck"
-	"github.com/mm-agent/mm/tools/mcptools"
 )
 
 func main() {

@@ -12,18 +12,40 @@ import (
 // files import.
 type graph map[string][]string
 
+// parts are mm's parts, the packages of its design (CONTRIBUTING.md): they
+// live under internal/, as none is an API, and the policy names them
+// without it ("orchestrator", "frontend/acp"). The rest of internal/ are
+// the mechanisms they share ("internal/proc").
+var parts = []string{"a2aagent", "agentproc", "frontend", "handoff", "hooks", "llm", "mmconfigs",
+	"orchestrator", "projectdocs", "question", "sessions", "skills", "tools"}
+
+// isPart reports whether name, a name of the policy, is one of mm's parts
+// or under one.
+func isPart(name string) bool {
+	first, _, _ := strings.Cut(name, "/")
+	return slices.Contains(parts, first)
+}
+
 // full turns a name of the policy into an import path: the policy names mm's
-// packages relative to the module, "..." for all of them.
+// packages relative to the module (its parts without internal/), "..." for
+// all of them.
 func full(name string) string {
+	if isPart(name) {
+		return module + "/internal/" + name
+	}
 	return module + "/" + name
 }
 
 // short turns an import path back into the policy's name, for messages.
 func short(path string) string {
-	if rest, ok := strings.CutPrefix(path, module+"/"); ok {
-		return rest
+	rest, ok := strings.CutPrefix(path, module+"/")
+	if !ok {
+		return path
 	}
-	return path
+	if part, ok := strings.CutPrefix(rest, "internal/"); ok && isPart(part) {
+		return part
+	}
+	return rest
 }
 
 // isMM reports whether path is one of mm's packages.
@@ -41,8 +63,14 @@ func matches(pattern, path string) bool {
 }
 
 // matchesAny reports whether path matches one of mm's package patterns.
+// "internal/..." names the mechanisms alone, not the parts under internal/.
 func matchesAny(names []string, path string) bool {
-	return slices.ContainsFunc(names, func(n string) bool { return matches(full(n), path) })
+	return slices.ContainsFunc(names, func(n string) bool {
+		if n == "internal/..." && isPart(short(path)) {
+			return false
+		}
+		return matches(full(n), path)
+	})
 }
 
 // forbids reports whether r binds from and forbids it to depend on to.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mm-agent/mm/hooks"
-	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/internal/hooks"
+	"github.com/mm-agent/mm/internal/mmconfigs"
 )
 
 // TestReferenceSeeAlso: every page the reference's "See also" asks of the

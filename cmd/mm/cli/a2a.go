@@ -3,22 +3,22 @@ package cli
 import (
 	"io"
 
-	"github.com/mm-agent/mm/orchestrator"
+	"github.com/mm-agent/mm/internal/orchestrator"
 )
 
 // What the command line knows of A2A without importing the A2A SDK:
-// cmd/mm plugs frontend/a2a and a2aagent in as Features.ServeA2A and
+// cmd/mm plugs internal/frontend/a2a and a2aagent in as Features.ServeA2A and
 // Features.A2A, so that the SDK is imported by those packages alone.
 
-// defaultMaxTasks is mm serve's --max-tasks default: frontend/a2a's
+// defaultMaxTasks is mm serve's --max-tasks default: internal/frontend/a2a's
 // DefaultMaxTasks (a test keeps them equal).
 const defaultMaxTasks = 50
 
-// defaultMaxConns is mm serve's --max-connections default: frontend/a2a's
+// defaultMaxConns is mm serve's --max-connections default: internal/frontend/a2a's
 // DefaultMaxConns (a test keeps them equal).
 const defaultMaxConns = 200
 
-// ServeOptions are what mm serve gives Features.ServeA2A: frontend/a2a's
+// ServeOptions are what mm serve gives Features.ServeA2A: internal/frontend/a2a's
 // Options, as the command line fills them.
 type ServeOptions struct {
 	// Session is the template of every A2A context's session.
@@ -45,7 +45,7 @@ type ServeOptions struct {
 // ServeSkill is one skill the agent card lists.
 type ServeSkill struct{ Name, Description string }
 
-// ServeStore keeps the sessions of mm serve's A2A contexts: frontend/a2a's
+// ServeStore keeps the sessions of mm serve's A2A contexts: internal/frontend/a2a's
 // Store, method for method, so that a ServeStore is one.
 type ServeStore interface {
 	// Open is where the session of the A2A context id is saved: its

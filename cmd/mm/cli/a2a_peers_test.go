@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mm-agent/mm/a2aagent"
+	"github.com/mm-agent/mm/internal/a2aagent"
 	"github.com/mm-agent/mm/internal/mustend"
 	"github.com/mm-agent/mm/internal/nodetest"
 )

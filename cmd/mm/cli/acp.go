@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/mm-agent/mm/frontend/acp"
 	"github.com/mm-agent/mm/internal/acpconn"
-	"github.com/mm-agent/mm/mmconfigs"
-	"github.com/mm-agent/mm/orchestrator"
+	"github.com/mm-agent/mm/internal/frontend/acp"
+	"github.com/mm-agent/mm/internal/mmconfigs"
+	"github.com/mm-agent/mm/internal/orchestrator"
 )
 
 // runACP serves the Agent Client Protocol on stdin and stdout: for editors,

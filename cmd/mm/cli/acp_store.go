@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/mm-agent/mm/frontend/acp"
-	"github.com/mm-agent/mm/mmconfigs"
-	"github.com/mm-agent/mm/orchestrator"
-	"github.com/mm-agent/mm/sessions"
+	"github.com/mm-agent/mm/internal/frontend/acp"
+	"github.com/mm-agent/mm/internal/mmconfigs"
+	"github.com/mm-agent/mm/internal/orchestrator"
+	"github.com/mm-agent/mm/internal/sessions"
 )
 
 // acpStore saves the sessions of mm -acp in the sessions folder, so that

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mm-agent/mm/agentproc"
+	"github.com/mm-agent/mm/internal/agentproc"
 )
 
 // BenchmarkHandOffPhases splits the child's part of a hand-off into its

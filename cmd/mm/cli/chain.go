@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/internal/mmconfigs"
 )
 
 // apply checks the chain flags and returns s with what they say in its

@@ -6,11 +6,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mm-agent/mm/frontend"
-	"github.com/mm-agent/mm/mmconfigs"
-	"github.com/mm-agent/mm/orchestrator"
-	"github.com/mm-agent/mm/projectdocs"
-	"github.com/mm-agent/mm/skills"
+	"github.com/mm-agent/mm/internal/frontend"
+	"github.com/mm-agent/mm/internal/mmconfigs"
+	"github.com/mm-agent/mm/internal/orchestrator"
+	"github.com/mm-agent/mm/internal/projectdocs"
+	"github.com/mm-agent/mm/internal/skills"
 )
 
 // checkCmd is mm check: every configuration the flags name, and each one

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mm-agent/mm/hooks"
-	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/internal/hooks"
+	"github.com/mm-agent/mm/internal/mmconfigs"
 )
 
 // checkHooks checks that each command hook's program can be found and that

@@ -5,7 +5,7 @@ import (
 )
 
 // TestLineModeColours: on a terminal the line mode dims its tool and ⚙
-// lines (red for failures is in frontend/line's TestRendererColours); with
+// lines (red for failures is in internal/frontend/line's TestRendererColours); with
 // NO_COLOR it writes no colours at all.
 func TestLineModeColours(t *testing.T) {
 	dir := t.TempDir()

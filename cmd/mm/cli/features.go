@@ -4,11 +4,11 @@ import (
 	"context"
 	"net"
 
-	"github.com/mm-agent/mm/hooks"
+	"github.com/mm-agent/mm/internal/hooks"
+	"github.com/mm-agent/mm/internal/mmconfigs"
+	"github.com/mm-agent/mm/internal/orchestrator"
+	"github.com/mm-agent/mm/internal/tools"
 	"github.com/mm-agent/mm/internal/tracing"
-	"github.com/mm-agent/mm/mmconfigs"
-	"github.com/mm-agent/mm/orchestrator"
-	"github.com/mm-agent/mm/tools"
 )
 
 // Features are the parts of mm whose libraries only some configurations
@@ -36,7 +36,7 @@ type Features struct {
 	ServeA2A func(ctx context.Context, ln net.Listener, o ServeOptions) error
 }
 
-// WasmRuntime runs wasm hooks and wasm tools: hooks/wasm's Runtime.
+// WasmRuntime runs wasm hooks and wasm tools: internal/hooks/wasm's Runtime.
 type WasmRuntime interface {
 	hooks.WasmRunner
 	tools.ModuleRunner

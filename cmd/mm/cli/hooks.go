@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mm-agent/mm/frontend"
-	"github.com/mm-agent/mm/hooks"
-	"github.com/mm-agent/mm/orchestrator"
+	"github.com/mm-agent/mm/internal/frontend"
+	"github.com/mm-agent/mm/internal/hooks"
+	"github.com/mm-agent/mm/internal/orchestrator"
 )
 
 // hooksCmd is mm hooks run <event>: a hook author's test bench.

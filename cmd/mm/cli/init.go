@@ -17,8 +17,8 @@ import (
 	"golang.org/x/term"
 	"gopkg.in/yaml.v3"
 
-	"github.com/mm-agent/mm/frontend"
-	"github.com/mm-agent/mm/llm/openai"
+	"github.com/mm-agent/mm/internal/frontend"
+	"github.com/mm-agent/mm/internal/llm/openai"
 )
 
 // probeTimeout bounds each local server's answer to GET /models. A server

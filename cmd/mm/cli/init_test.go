@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mm-agent/mm/llm/openai"
-	"github.com/mm-agent/mm/mmconfigs"
+	"github.com/mm-agent/mm/internal/llm/openai"
+	"github.com/mm-agent/mm/internal/mmconfigs"
 )
 
 // modelsServer is a local server speaking GET /v1/models with ids, on

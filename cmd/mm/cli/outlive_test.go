@@ -267,12 +267,12 @@ func testOutlive(t *testing.T, sc outliveScenario, sig syscall.Signal, mcpserver
 	}
 }
 
-// buildMCPServer builds tools/mcptools/testdata/mcpserver, a real MCP
+// buildMCPServer builds internal/tools/mcptools/testdata/mcpserver, a real MCP
 // server with a slow tool.
 func buildMCPServer(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "mcpserver")
-	build := exec.Command("go", "build", "-o", bin, "./tools/mcptools/testdata/mcpserver")
+	build := exec.Command("go", "build", "-o", bin, "./internal/tools/mcptools/testdata/mcpserver")
 	build.Dir = repoRoot()
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build the MCP server: %v\n%s", err, out)

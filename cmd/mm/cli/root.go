@@ -12,14 +12,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mm-agent/mm/frontend"
-	"github.com/mm-agent/mm/frontend/line"
-	"github.com/mm-agent/mm/frontend/tui"
-	"github.com/mm-agent/mm/hooks"
 	"github.com/mm-agent/mm/internal/acpconn"
+	"github.com/mm-agent/mm/internal/frontend"
+	"github.com/mm-agent/mm/internal/frontend/line"
+	"github.com/mm-agent/mm/internal/frontend/tui"
+	"github.com/mm-agent/mm/internal/hooks"
+	"github.com/mm-agent/mm/internal/mmconfigs"
+	"github.com/mm-agent/mm/internal/orchestrator"
 	"github.com/mm-agent/mm/internal/regularfile"
-	"github.com/mm-agent/mm/mmconfigs"
-	"github.com/mm-agent/mm/orchestrator"
 )
 
 // flags are the root command's flags.

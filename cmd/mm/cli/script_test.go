@@ -64,7 +64,7 @@ func TestMain(m *testing.M) {
 	// The fake ACP agent of agentproc's tests: an agent other than mm for
 	// the scripts' agents by command ($FAKEAGENT).
 	fakeAgentBin = filepath.Join(dir, "fakeagent")
-	build = exec.Command("go", "build", "-o", fakeAgentBin, "../../../agentproc/testdata/fakeagent")
+	build = exec.Command("go", "build", "-o", fakeAgentBin, "../../../internal/agentproc/testdata/fakeagent")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build the fake agent:", err)

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/mm-agent/mm/orchestrator"
-	"github.com/mm-agent/mm/sessions"
+	"github.com/mm-agent/mm/internal/orchestrator"
+	"github.com/mm-agent/mm/internal/sessions"
 )
 
 // servedFolder holds the sessions of mm serve's A2A contexts, inside the

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mm-agent/mm/llm"
-	"github.com/mm-agent/mm/orchestrator"
+	"github.com/mm-agent/mm/internal/llm"
+	"github.com/mm-agent/mm/internal/orchestrator"
 )
 
 // TestServedContextAfterRestart: an A2A context goes on with its saved

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/mm-agent/mm/internal/regularfile"
-	"github.com/mm-agent/mm/sessions"
+	"github.com/mm-agent/mm/internal/sessions"
 )
 
 // serveTokenFile is mm serve's token, in mm's state folder (beside the

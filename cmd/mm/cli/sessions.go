@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mm-agent/mm/frontend"
-	"github.com/mm-agent/mm/orchestrator"
-	"github.com/mm-agent/mm/sessions"
+	"github.com/mm-agent/mm/internal/frontend"
+	"github.com/mm-agent/mm/internal/orchestrator"
+	"github.com/mm-agent/mm/internal/sessions"
 )
 
 // sessionsCmd is mm sessions: the saved sessions of this folder, or of

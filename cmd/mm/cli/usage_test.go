@@ -15,7 +15,7 @@ import (
 // in --output-format json's result, from a stream recorded from llama.cpp
 // (the usage and timings in its last chunks).
 func TestUsageFromTheServer(t *testing.T) {
-	stream, err := os.ReadFile(filepath.Join(repoRoot(), "llm", "openai", "testdata", "sse", "llamacpp_text.sse"))
+	stream, err := os.ReadFile(filepath.Join(repoRoot(), "internal", "llm", "openai", "testdata", "sse", "llamacpp_text.sse"))
 	if err != nil {
 		t.Fatal(err)
 	}

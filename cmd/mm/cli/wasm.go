@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"github.com/mm-agent/mm/mmconfigs"
-	"github.com/mm-agent/mm/orchestrator"
+	"github.com/mm-agent/mm/internal/mmconfigs"
+	"github.com/mm-agent/mm/internal/orchestrator"
 )
 
 // wasmRuntime gives the sessions of a configuration with wasm hooks or wasm

@@ -1,0 +1,393 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mm-agent/mm/internal/frontend"
+	"github.com/mm-agent/mm/internal/orchestrator"
+)
+
+// fakeSession runs prompt as its turns.
+type fakeSession struct {
+	prompt  func(ctx context.Context, k sink, text string)
+	k       sink
+	cleared bool
+}
+
+func (f *fakeSession) PromptTyped(ctx context.Context, text string) error {
+	f.prompt(ctx, f.k, text)
+	return nil
+}
+func (f *fakeSession) Clear()                               { f.cleared = true }
+func (f *fakeSession) MCPServers() []orchestrator.MCPStatus { return nil }
+func (f *fakeSession) Commands() []orchestrator.Command     { return nil }
+func (f *fakeSession) Warnings() []string                   { return nil }
+func (f *fakeSession) SavedSessions() (string, error)       { return "", nil }
+func (f *fakeSession) ResumeSaved(string) (string, error)   { return "", nil }
+func (f *fakeSession) Close() error                         { return nil }
+
+// testWindow is a window whose loop the test runs by hand: it types keys
+// and hands over the session's messages itself, so that every step is in
+// order.
+type testWindow struct {
+	t *testing.T
+	*window
+}
+
+func newTestWindow(t *testing.T, prompt func(ctx context.Context, k sink, text string)) *testWindow {
+	msgs, done := make(chan any, 256), make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	w := newWindow(context.Background(), msgs, done, true, false)
+	w.s = &fakeSession{prompt: prompt, k: sink{msgs: msgs, done: done}}
+	w.model = "script/x.yaml"
+	w.scr.resize(60, 12)
+	return &testWindow{t: t, window: w}
+}
+
+// typeKeys decodes s as terminal input and handles each key.
+func (tw *testWindow) typeKeys(s string) {
+	for _, k := range tw.dec.feed([]byte(s)) {
+		tw.key(k)
+	}
+}
+
+// handleUntil hands the session's messages to the window until one that
+// stop accepts has been handled.
+func (tw *testWindow) handleUntil(what string, stop func(any) bool) {
+	tw.t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case m := <-tw.msgs:
+			tw.message(m)
+			if stop(m) {
+				return
+			}
+		case <-timeout:
+			tw.t.Fatalf("waited in vain for %s", what)
+		}
+	}
+}
+
+func isDone(m any) bool { _, ok := m.(turnDone); return ok }
+
+func isAsk(m any) bool { _, ok := m.(*consentAsk); return ok }
+
+func (tw *testWindow) lines() []string {
+	var out []string
+	for _, l := range tw.tr.lines {
+		out = append(out, l.text)
+	}
+	return out
+}
+
+func TestWindowConsent(t *testing.T) {
+	var answers []orchestrator.ConsentAnswer
+	tw := newTestWindow(t, func(ctx context.Context, k sink, text string) {
+		for _, cmd := range []string{"ls", "rm x", "pwd"} {
+			answers = append(answers, k.Consent(ctx, orchestrator.ConsentRequest{Tool: "bash", Subject: cmd}))
+		}
+		k.Emit(orchestrator.TurnEnded{})
+	})
+	tw.typeKeys("go\r")
+	if !tw.running {
+		t.Fatal("no turn runs after Enter")
+	}
+	tw.handleUntil("first question", isAsk)
+	if got := tw.status(); got != " script/x.yaml · allow this call? y once · n no · a always · v never · Esc no" {
+		t.Errorf("status while asking: %q", got)
+	}
+	tw.typeKeys("q") // not an answer: nothing happens
+	tw.typeKeys("Y")
+	tw.handleUntil("second question", isAsk)
+	tw.typeKeys("\x1b")
+	tw.handleUntil("third question", isAsk)
+	tw.typeKeys("v")
+	tw.handleUntil("the end of the turn", isDone)
+
+	want := []orchestrator.ConsentAnswer{orchestrator.AllowOnce, orchestrator.RejectOnce, orchestrator.RejectAlways}
+	if !slices.Equal(answers, want) {
+		t.Errorf("answers %v, want %v", answers, want)
+	}
+	wantLines := []string{
+		"› go",
+		"Allow bash: ls? [y] once [n] no [a] always [v] never → yes, once",
+		"Allow bash: rm x? [y] once [n] no [a] always [v] never → no",
+		"Allow bash: pwd? [y] once [n] no [a] always [v] never → never for bash",
+		"⚙ 0 command(s)",
+	}
+	if got := tw.lines(); !slices.Equal(got, wantLines) {
+		t.Errorf("transcript\n got %q\nwant %q", got, wantLines)
+	}
+	if tw.running || !tw.ed.empty() {
+		t.Errorf("after the turn: running %v, input %q", tw.running, tw.ed.String())
+	}
+}
+
+// cancellable is a turn that asks, waits to be cancelled, and ends as the
+// session ends a cancelled turn.
+func cancellable(ctx context.Context, k sink, text string) {
+	k.Emit(orchestrator.Text{Text: "working"})
+	if a := k.Consent(ctx, orchestrator.ConsentRequest{Tool: "bash", Subject: "sleep 100"}); a != orchestrator.ConsentUnavailable {
+		panic(fmt.Sprintf("answer %v, want ConsentUnavailable for a cancelled turn", a))
+	}
+	<-ctx.Done()
+	k.Emit(orchestrator.TurnEnded{Err: errors.New("cancelled")})
+}
+
+func TestWindowCancel(t *testing.T) {
+	// Ctrl-C while a consent question is shown cancels the turn, and the
+	// question with it.
+	tw := newTestWindow(t, cancellable)
+	tw.typeKeys("slow\r")
+	tw.handleUntil("the question", isAsk)
+	tw.typeKeys("\x03")
+	if !tw.cancelled {
+		t.Fatal("Ctrl-C did not cancel the turn")
+	}
+	tw.handleUntil("the end of the turn", isDone)
+	want := []string{
+		"› slow",
+		"🤖 working",
+		"Allow bash: sleep 100? [y] once [n] no [a] always [v] never → cancelled",
+		"mm: cancelled",
+		"⚙ 0 command(s)",
+	}
+	if got := tw.lines(); !slices.Equal(got, want) {
+		t.Errorf("transcript\n got %q\nwant %q", got, want)
+	}
+	if tw.running || tw.quit || len(tw.consents) != 0 {
+		t.Errorf("after the turn: running %v, quit %v, questions %d", tw.running, tw.quit, len(tw.consents))
+	}
+}
+
+func TestWindowAbort(t *testing.T) {
+	tw := newTestWindow(t, func(ctx context.Context, k sink, text string) {
+		<-ctx.Done()
+		k.Emit(orchestrator.TurnEnded{Err: errors.New("cancelled")})
+	})
+	tw.typeKeys("slow\r/abort\r")
+	if !tw.cancelled {
+		t.Fatal("/abort did not cancel the turn")
+	}
+	tw.handleUntil("the end of the turn", isDone)
+	want := []string{"› slow", "mm: cancelled", "⚙ 0 command(s)"}
+	if got := tw.lines(); !slices.Equal(got, want) {
+		t.Errorf("transcript\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestWindowEscapeCancels(t *testing.T) {
+	tw := newTestWindow(t, func(ctx context.Context, k sink, text string) {
+		<-ctx.Done()
+		k.Emit(orchestrator.TurnEnded{Err: errors.New("cancelled")})
+	})
+	tw.typeKeys("slow\r")
+	tw.typeKeys("next question") // typed while the turn runs
+	tw.typeKeys("\r")
+	if got := tw.status(); got != " script/x.yaml · a turn is running: Enter once it ends, or Esc to cancel it" {
+		t.Errorf("status after Enter during a turn: %q", got)
+	}
+	tw.typeKeys("\x1b")
+	tw.handleUntil("the end of the turn", isDone)
+	if got := tw.ed.String(); got != "next question" {
+		t.Errorf("the input line holds %q, want the line typed during the turn", got)
+	}
+	tw.typeKeys("\r")
+	if got := tw.tr.lines[len(tw.tr.lines)-1].text; got != "› next question" || !tw.running {
+		t.Errorf("after Enter: last line %q, running %v", got, tw.running)
+	}
+	tw.typeKeys("\x1b")
+	tw.handleUntil("the end of the turn", isDone)
+}
+
+func TestWindowLeave(t *testing.T) {
+	tests := []struct {
+		name     string
+		keys     string
+		during   bool // the keys are typed while a turn runs
+		wantExit int
+	}{
+		{"/exit", "/exit\r", false, 0},
+		{"Ctrl-D", "\x04", false, 0},
+		{"Ctrl-C on an empty line", "\x03", false, 0},
+		{"/exit during a turn waits for it", "/exit\r", true, 0},
+		{"Ctrl-D during a turn waits for it", "\x04", true, 0},
+		{"a second Ctrl-C leaves at once", "\x03\x03", true, 130},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tw := newTestWindow(t, func(ctx context.Context, k sink, text string) {
+				<-ctx.Done()
+				k.Emit(orchestrator.TurnEnded{Err: errors.New("cancelled")})
+			})
+			if tt.during {
+				tw.typeKeys("slow\r")
+			}
+			tw.typeKeys(tt.keys)
+			if tt.during && tt.wantExit == 0 {
+				if tw.quit {
+					t.Fatal("left before the turn ended")
+				}
+				tw.handleUntil("the end of the turn", isDone)
+			}
+			if !tw.quit || tw.exit != tt.wantExit {
+				t.Errorf("quit %v, exit %d; want to leave with %d", tw.quit, tw.exit, tt.wantExit)
+			}
+		})
+	}
+}
+
+func TestWindowNothingAfterLeaving(t *testing.T) {
+	tw := newTestWindow(t, func(ctx context.Context, k sink, text string) {
+		t.Errorf("a turn started after the person left: %q", text)
+	})
+	tw.typeKeys("\x04hello\r")
+	if !tw.quit || tw.running {
+		t.Errorf("quit %v, running %v; want to leave without a turn", tw.quit, tw.running)
+	}
+}
+
+func TestWindowCtrlCClearsTheLine(t *testing.T) {
+	tw := newTestWindow(t, nil)
+	tw.typeKeys("half a question\x03")
+	if tw.quit || !tw.ed.empty() {
+		t.Errorf("Ctrl-C on a line: quit %v, input %q; want the line cleared", tw.quit, tw.ed.String())
+	}
+}
+
+func TestWindowCommands(t *testing.T) {
+	tw := newTestWindow(t, nil)
+	tw.typeKeys("/clear\r/mcp\r/abort\r")
+	want := []string{
+		"(conversation cleared)",
+		"(no MCP servers: add them under mcpServers: in the configuration)",
+		"(no turn is running)",
+	}
+	if got := tw.lines(); !slices.Equal(got, want) {
+		t.Errorf("transcript\n got %q\nwant %q", got, want)
+	}
+	if !tw.s.(*fakeSession).cleared {
+		t.Error("/clear did not clear the session")
+	}
+	tw.typeKeys("/help\r")
+	if got := tw.tr.lines[3].text; got != "Type a question and press Enter. Commands:" {
+		t.Errorf("/help starts with %q", got)
+	}
+}
+
+// TestWindowUnknownCommand: a slash command the window does not know is
+// refused with the known ones, not sent to the model; a path is a question.
+func TestWindowUnknownCommand(t *testing.T) {
+	var asked []string
+	tw := newTestWindow(t, func(ctx context.Context, k sink, text string) { asked = append(asked, text) })
+	tw.typeKeys("/hlep\r")
+	// The known commands are those the window offers, whatever they are.
+	want := []string{"› /hlep", "mm: " + frontend.UnknownCommand("/hlep", commands().Words(), nil)}
+	if got := tw.lines(); !slices.Equal(got, want) || !strings.Contains(want[1], "/clear, /compact, /sessions, /resume, /abort, /help, /exit)") {
+		t.Errorf("transcript\n got %q\nwant %q", got, want)
+	}
+	if tw.running || len(asked) > 0 {
+		t.Errorf("/hlep started a turn (asked %q)", asked)
+	}
+	tw.typeKeys("/etc/hosts?\r")
+	tw.handleUntil("the end of the turn", isDone)
+	if !slices.Equal(asked, []string{"/etc/hosts?"}) {
+		t.Errorf("the model was asked %q, want the path as a question", asked)
+	}
+}
+
+func TestWindowTurnPanic(t *testing.T) {
+	tw := newTestWindow(t, func(ctx context.Context, k sink, text string) { panic("boom") })
+	tw.typeKeys("hi\r")
+	tw.handleUntil("the end of the turn", isDone)
+	if tw.panicked == nil || tw.panicked.value != "boom" || !tw.quit {
+		t.Errorf("panicked %v, quit %v; want the panic kept and the window ending", tw.panicked, tw.quit)
+	}
+}
+
+var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+func TestWindowFrame(t *testing.T) {
+	tw := newTestWindow(t, nil)
+	tw.banner = "mm v0.1.0 | config: agent.yaml | model: script/x.yaml | yolo: off"
+	tw.scr.resize(30, 8)
+	for i := 1; i <= 6; i++ {
+		tw.tr.notice(fmt.Sprintf("line %d", i))
+	}
+	tw.typeKeys("abc\x1b[D")
+
+	strip := func(f frame) []string {
+		var rows []string
+		for _, r := range f.rows {
+			rows = append(rows, strings.TrimRight(sgr.ReplaceAllString(r, ""), " "))
+		}
+		return rows
+	}
+	f := tw.frame()
+	want := []string{
+		"mm v0.1.0 | config: agent.yam…",
+		"line 2", "line 3", "line 4", "line 5", "line 6",
+		" script/x.yaml · idle · Enter…",
+		"› abc",
+	}
+	if got := strip(f); !slices.Equal(got, want) {
+		t.Errorf("frame\n got %q\nwant %q", got, want)
+	}
+	if f.cx != 4 || f.cy != 7 {
+		t.Errorf("cursor at %d,%d; want 4,7", f.cx, f.cy)
+	}
+
+	// PgUp moves the view up by all but one row, but only one row is
+	// above it: the view stops at the top.
+	tw.typeKeys("\x1b[5~")
+	want = []string{
+		"mm v0.1.0 | config: agent.yam…",
+		"line 1", "line 2", "line 3", "line 4", "line 5",
+		" ↑1 rows, PgDn · script/x.yam…",
+		"› abc",
+	}
+	if got := strip(tw.frame()); !slices.Equal(got, want) {
+		t.Errorf("scrolled frame\n got %q\nwant %q", got, want)
+	}
+	tw.tr.notice("line 7") // arriving below: the view stays on the rows read
+	if got := strip(tw.frame()); !slices.Equal(got[1:6], want[1:6]) {
+		t.Errorf("view moved while scrolled: %q", got)
+	}
+	tw.typeKeys("\x1b[6~")
+	if got := strip(tw.frame()); got[5] != "line 7" || tw.scroll != 0 {
+		t.Errorf("PgDn: last transcript row %q, scroll %d", got[5], tw.scroll)
+	}
+}
+
+// TestWindowHelp: /help shows the window's list of the registry's
+// commands, with its own keys.
+func TestWindowHelp(t *testing.T) {
+	tw := newTestWindow(t, nil)
+	tw.typeKeys("/help\r")
+	want := strings.Split(`Type a question and press Enter. Commands:
+  /ask <agent> <question>              ask another agent
+  /ask-<agent> <question>              the same
+  /ask-with-context-<agent> <question> ask, sending this conversation along
+  /mcp                                 list the MCP servers and their tools
+  /clear                               forget the conversation
+  /compact                             compress the conversation now, to fit the model's window
+  /sessions                            list this folder's saved sessions
+  /resume <id>                         go on with a saved session
+  /abort                               cancel the running turn (or Esc, or Ctrl-C)
+  /help                                this list
+  /exit                                leave (or Ctrl-D, or Ctrl-C on an empty line)
+Keys: ←/→, Home/End, Backspace/Delete, Ctrl-U, Ctrl-K and Ctrl-W edit the line;
+↑/↓ walk the lines sent before; PgUp/PgDn scroll; Ctrl-L redraws.
+A consent question is answered by one key: y, n, a or v; Esc is no.`, "\n")
+	if got := tw.lines(); !slices.Equal(got, want) {
+		t.Errorf("transcript\n got %q\nwant %q", got, want)
+	}
+}

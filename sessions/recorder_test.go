@@ -1,9 +1,0 @@
-package sessions_test
-
-import (
-	"github.com/mm-agent/mm/orchestrator"
-	"github.com/mm-agent/mm/sessions"
-)
-
-// A Writer is what the orchestrator records a session with.
-var _ orchestrator.Recorder = (*sessions.Writer)(nil)
