@@ -8,10 +8,6 @@ import (
 	"github.com/mm-agent/mm/internal/handoff"
 )
 
-// failedReason is the reason of a stop or a denial that a failing hook with
-// onError: fail caused.
-func failedReason(failure string) string { return "hook failed: " + failure }
-
 // noReason stands for the reason of a deny that gave none.
 const noReason = "no reason given"
 
@@ -68,7 +64,7 @@ func (e *Engine) preGeneration(ctx context.Context, in Input, obs Observer) PreG
 		in.Prompt = res.Prompt
 		rep, failure := e.step(ctx, &in, en, "", obs)
 		switch {
-		case failure != "":
+		case failure != nil:
 			if onError(en) == OnErrorFail {
 				res.stop(failedReason(failure), "")
 				return false
@@ -127,7 +123,7 @@ func (e *Engine) preToolCall(ctx context.Context, in Input, subject string, obs 
 		in.Tool = &t
 		rep, failure := e.step(ctx, &in, en, subject, obs)
 		switch {
-		case failure != "":
+		case failure != nil:
 			if onError(en) == OnErrorFail {
 				res.deny(failedReason(failure))
 				return false
@@ -214,7 +210,7 @@ func (e *Engine) preAsk(ctx context.Context, in Input, subject string, obs Obser
 		in.Ask = &a
 		rep, failure := e.step(ctx, &in, en, subject, obs)
 		switch {
-		case failure != "":
+		case failure != nil:
 			if onError(en) == OnErrorFail {
 				res.Deny, res.Reason = true, failedReason(failure)
 				return false

@@ -102,8 +102,8 @@ func (e *Engine) each(ctx context.Context, ev Event, subject string, fn func(en 
 }
 
 // step runs one hook on in and tells obs. It returns the reply, or the
-// failure ("" when the run succeeded).
-func (e *Engine) step(ctx context.Context, in *Input, en *Entry, subject string, obs Observer) (Reply, string) {
+// run's failure (nil when it succeeded).
+func (e *Engine) step(ctx context.Context, in *Input, en *Entry, subject string, obs Observer) (Reply, *RunError) {
 	run := Run{Event: in.Event, Subject: subject, Label: en.Label(), OnError: onError(en)}
 	ctx, span := tracing.Start(ctx, tracing.SpanHookRun, tracing.Internal, attribute.String("mm.hook.event", string(in.Event)),
 		attribute.String("mm.hook.subject", subject), attribute.String("mm.hook", run.Label))
@@ -115,24 +115,25 @@ func (e *Engine) step(ctx context.Context, in *Input, en *Entry, subject string,
 		span.End(nil)
 	}()
 	var rep Reply
+	var failure *RunError
 	data, err := in.encode()
 	if err != nil {
-		run.Failure = err.Error()
-	} else if out, failure := e.exec(ctx, in.Event, en, data); failure != "" {
-		run.Failure = failure
+		failure = failed(err)
+	} else if out, f := e.exec(ctx, in.Event, en, data); f != nil {
+		failure = f
 	} else if rep, err = DecodeReply(in.Event, out); err != nil {
-		run.Failure = err.Error()
+		failure = failed(err)
 	}
-	if run.Failure != "" {
+	if failure != nil {
 		rep = Reply{}
-		run.Decision = decisionFailed
+		run.Decision, run.Failure = decisionFailed, failure.Error()
 	} else {
 		run.Decision = decision(rep)
 	}
 	if obs != nil {
 		obs(run)
 	}
-	return rep, run.Failure
+	return rep, failure
 }
 
 // onError is the entry's onError, warn when the entry was not resolved.

@@ -28,10 +28,10 @@ type WasmRunner interface {
 	RunHook(ctx context.Context, e *Entry, ev Event, cwd string, input []byte) ([]byte, error)
 }
 
-// exec runs one entry on input and returns its stdout, or the failure text.
+// exec runs one entry on input and returns its stdout, or its failure.
 // base is the chain's context: cancelling it is "cancelled", the entry's
 // timeout running out is "timed out after …".
-func (e *Engine) exec(base context.Context, ev Event, en *Entry, input []byte) ([]byte, string) {
+func (e *Engine) exec(base context.Context, ev Event, en *Entry, input []byte) ([]byte, *RunError) {
 	timeout := en.timeout()
 	ctx, cancel := context.WithTimeout(base, timeout)
 	defer cancel()
@@ -40,7 +40,7 @@ func (e *Engine) exec(base context.Context, ev Event, en *Entry, input []byte) (
 	var err error
 	switch {
 	case en.Wasm != "" && e.opts.Wasm == nil:
-		return nil, fmt.Sprintf("%s cannot be loaded: this mm runs no wasm hooks", filepath.Base(en.Wasm))
+		return nil, failedf("%s cannot be loaded: this mm runs no wasm hooks", filepath.Base(en.Wasm))
 	case en.Wasm != "":
 		out, err = e.opts.Wasm.RunHook(ctx, en, ev, e.opts.Cwd, input)
 		if err == nil && len(out) > MaxStdout {
@@ -50,16 +50,16 @@ func (e *Engine) exec(base context.Context, ev Event, en *Entry, input []byte) (
 		out, err = e.runCommand(ctx, ev, en, input)
 	}
 	if err == nil {
-		return out, ""
+		return out, nil
 	}
 	switch {
 	case base.Err() != nil:
-		return nil, "cancelled"
+		return nil, cancelled()
 	case en.Wasm != "" && errors.Is(err, context.DeadlineExceeded),
 		en.Wasm == "" && ctx.Err() != nil:
 		// A wasm module's first run may outlive ctx's deadline while it
 		// compiles (the runner postpones its own): only its word counts.
-		return nil, "timed out after " + timeout.String()
+		return nil, timedOut(timeout)
 	}
-	return nil, err.Error()
+	return nil, failed(err)
 }

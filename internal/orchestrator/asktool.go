@@ -33,7 +33,7 @@ func (t *turn) askCall(ctx context.Context, c *callInfo, hookAllowed bool) (stri
 		}
 	}
 	if ctx.Err() != nil {
-		return cancelledBeforeRun, "cancelled" // before it ran: no ToolEnded
+		return cancelledBeforeRun, ToolCancelled // before it ran: no ToolEnded
 	}
 	if err != nil {
 		// A call that does not fit ask_agent: nobody was asked.

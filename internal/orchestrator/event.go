@@ -40,6 +40,9 @@ const (
 	ToolFailed    ToolStatus = "failed"
 	// ToolDenied is a call a hook or the person refused: it did not run.
 	ToolDenied ToolStatus = "denied"
+	// ToolCancelled is a call the turn's end kept from running: it has
+	// no ToolEnded, as it never started.
+	ToolCancelled ToolStatus = "cancelled"
 )
 
 // ToolStarted says a tool call is about to run (after its hooks and consent).

@@ -130,7 +130,7 @@ func (t *turn) toolRun(ctx context.Context, tool tools.Tool, env tools.Env, c *c
 		}
 	}
 	if ctx.Err() != nil {
-		return cancelledBeforeRun, "cancelled" // before it ran: no ToolEnded
+		return cancelledBeforeRun, ToolCancelled // before it ran: no ToolEnded
 	}
 	t.callStarted(c)
 	if err != nil {
