@@ -75,6 +75,8 @@ func (p *Progress) Observe(ev orchestrator.Event, now time.Time) {
 		p.last = e.Usage
 		p.total = p.total.Add(e.Usage)
 		p.turns++
+	case orchestrator.HookRan, orchestrator.Notice, orchestrator.CommandReply, orchestrator.UserText:
+		// Neither begins nor ends a wait.
 	}
 }
 

@@ -214,8 +214,8 @@ func testOutlive(t *testing.T, sc outliveScenario, sig syscall.Signal, mcpserver
 		<-exited
 		return out.String()
 	}
-	if !mustend.Eventually(10*time.Second, func() bool { return fileExists(filepath.Join(dir, "started")) }) {
-		t.Fatalf("nothing started within 10 s; mm said:\n%s", said())
+	if !mustend.Eventually(mustend.WaitBound, func() bool { return fileExists(filepath.Join(dir, "started")) }) {
+		t.Fatalf("nothing started within %v; mm said:\n%s", mustend.WaitBound, said())
 	}
 
 	// The scenario is what it says: those jobs run.

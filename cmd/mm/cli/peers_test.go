@@ -9,11 +9,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mm-agent/mm/internal/fakegemini"
+	"github.com/mm-agent/mm/internal/mustend"
 	"github.com/mm-agent/mm/internal/nodetest"
 )
 
@@ -58,7 +58,7 @@ var fakeGeminis sync.Map // *testscript.TestScript → *fakegemini.Server
 //	                              request: how many turns the conversation
 //	                              has, and the question, or the function's response
 //	fakegemini bodies file        write the requests' bodies, one a line
-//	fakegemini wait n             wait until it has received n requests (10 s at most)
+//	fakegemini wait n             wait until it has received n requests
 func cmdFakeGemini(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! fakegemini")
@@ -110,7 +110,7 @@ func cmdFakeGemini(ts *testscript.TestScript, neg bool, args []string) {
 	case args[0] == "wait" && len(args) == 2:
 		n, err := strconv.Atoi(args[1])
 		ts.Check(err)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), mustend.WaitBound)
 		defer cancel()
 		for {
 			next := srv.Received() // before counting: no request slips between
@@ -120,7 +120,7 @@ func cmdFakeGemini(ts *testscript.TestScript, neg bool, args []string) {
 			select {
 			case <-next:
 			case <-ctx.Done():
-				ts.Fatalf("the fake Gemini API received %d requests within 10 s, not %d", len(srv.Requests()), n)
+				ts.Fatalf("the fake Gemini API received %d requests within %v, not %d", len(srv.Requests()), mustend.WaitBound, n)
 			}
 		}
 	default:

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/mm-agent/mm/internal/mustend"
 )
 
 // terminal is mm running in a pseudo-terminal, as a person runs it.
@@ -22,6 +24,9 @@ type terminal struct {
 	out bytes.Buffer
 	// gate is held while the terminal is not read (a paused reader).
 	gate sync.Mutex
+	// drained is closed once the terminal has nothing more to give: every
+	// process that had it open has closed it, and all they wrote is in out.
+	drained chan struct{}
 }
 
 // pause stops reading the terminal, as a person pressing Ctrl-S or a slow
@@ -52,8 +57,9 @@ func startTerminalEnv(t *testing.T, dir string, cols, rows uint16, env []string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	term := &terminal{t: t, f: f, cmd: cmd}
+	term := &terminal{t: t, f: f, cmd: cmd, drained: make(chan struct{})}
 	go func() {
+		defer close(term.drained)
 		buf := make([]byte, 4096)
 		for {
 			term.gate.Lock() // held by pause: nobody reads the terminal
@@ -81,18 +87,27 @@ func (term *terminal) waitFor(text string) {
 	term.waitSince(0, text)
 }
 
-// waitExit waits for mm to exit, and fails unless it exits cleanly.
+// waitExit waits for mm to exit, and fails unless it exits cleanly; then
+// for all it wrote to be read, so that the screen so far is the whole of it.
 func (term *terminal) waitExit() {
 	term.t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- term.cmd.Wait() }()
+	var err error
+	mustend.Within(term.t, mustend.WaitBound, "mm", func() { err = term.cmd.Wait() })
+	if err != nil {
+		term.t.Fatalf("mm exited with %v", err)
+	}
+	term.waitDrained()
+}
+
+// waitDrained waits until the terminal has given all that was written to
+// it. mm's exit does not say so: its last writes (the ⚙ block of mm -p)
+// may still be in the terminal, not yet read.
+func (term *terminal) waitDrained() {
+	term.t.Helper()
 	select {
-	case err := <-done:
-		if err != nil {
-			term.t.Fatalf("mm exited with %v", err)
-		}
-	case <-time.After(20 * time.Second):
-		term.t.Fatal("mm did not exit")
+	case <-term.drained:
+	case <-time.After(mustend.WaitBound):
+		term.t.Fatalf("the terminal is still open %v after mm exited: a process mm started holds it", mustend.WaitBound)
 	}
 }
 

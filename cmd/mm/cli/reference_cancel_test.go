@@ -4,6 +4,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -171,8 +172,8 @@ func testCancel(t *testing.T, tc cancelCase) {
 		t.Fatalf("%s; mm said:\n%s%s", why, stdout.String(), stderr.String())
 	}
 	waitFor := func(name string) {
-		if !mustend.Eventually(10*time.Second, func() bool { return fileExists(filepath.Join(dir, name)) }) {
-			stop(name + " did not appear within 10 s")
+		if !mustend.Eventually(mustend.WaitBound, func() bool { return fileExists(filepath.Join(dir, name)) }) {
+			stop(fmt.Sprintf("%s did not appear within %v", name, mustend.WaitBound))
 		}
 	}
 	turnStarted(t, dir)

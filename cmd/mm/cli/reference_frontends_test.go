@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mm-agent/mm/internal/mustend"
 )
@@ -117,9 +116,7 @@ func TestReferencePostHooksAfterFrontEndCancel(t *testing.T) {
 // would cancel the hook as well.
 func turnStarted(t *testing.T, dir string) {
 	t.Helper()
-	if !mustend.Eventually(10*time.Second, func() bool {
+	mustend.WaitFor(t, "the turn to start (its preGeneration hook reaped)", func() bool {
 		return fileExists(filepath.Join(dir, "started")) && len(processesMatching("touch started", dir)) == 0
-	}) {
-		t.Fatal("the turn did not start within 10 s")
-	}
+	})
 }

@@ -200,7 +200,7 @@ func cmdFreePort(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv(args[0], strconv.Itoa(port))
 }
 
-// cmdWaitPort waits up to 10 s for a server to listen on a loopback port.
+// cmdWaitPort waits for a server to listen on a loopback port.
 func cmdWaitPort(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: waitport port")
@@ -212,19 +212,19 @@ func cmdWaitPort(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		return err == nil
 	}
-	if !mustend.Eventually(10*time.Second, up) {
-		ts.Fatalf("nothing listens on port %s", args[0])
+	if !mustend.Eventually(mustend.WaitBound, up) {
+		ts.Fatalf("nothing listens on port %s after %v", args[0], mustend.WaitBound)
 	}
 }
 
-// cmdWaitFile waits up to 10 s for a file to exist.
+// cmdWaitFile waits for a file to exist.
 func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: waitfile path")
 	}
 	p := ts.MkAbs(args[0])
-	if !mustend.Eventually(10*time.Second, func() bool { _, err := os.Stat(p); return err == nil }) {
-		ts.Fatalf("%s did not appear", args[0])
+	if !mustend.Eventually(mustend.WaitBound, func() bool { _, err := os.Stat(p); return err == nil }) {
+		ts.Fatalf("%s did not appear in %v", args[0], mustend.WaitBound)
 	}
 }
 

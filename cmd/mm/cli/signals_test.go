@@ -57,7 +57,7 @@ func TestTerminalEndsOnSIGTERM(t *testing.T) {
 	}()
 
 	// At the prompt, the terminal is raw: readline reads it key by key.
-	if !mustend.Eventually(10*time.Second, func() bool {
+	if !mustend.Eventually(mustend.WaitBound, func() bool {
 		now, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
 		return err == nil && now.Lflag&unix.ICANON == 0
 	}) {

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mm-agent/mm/internal/mustend"
 )
@@ -145,7 +144,7 @@ Host closed
 		s.kill()
 		<-exited
 	})
-	up := mustend.Eventually(10*time.Second, func() bool {
+	up := mustend.Eventually(mustend.WaitBound, func() bool {
 		select {
 		case <-exited:
 			return true

@@ -24,7 +24,7 @@ func (term *terminal) mark() int {
 // waitSince waits until what the terminal showed after mark contains text.
 func (term *terminal) waitSince(mark int, text string) {
 	term.t.Helper()
-	if mustend.Eventually(20*time.Second, func() bool { return strings.Contains(term.since(mark), text) }) {
+	if mustend.Eventually(mustend.WaitBound, func() bool { return strings.Contains(term.since(mark), text) }) {
 		return
 	}
 	term.t.Fatalf("the terminal never showed %q; after the mark it shows:\n%q", text, term.since(mark))

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mm-agent/mm/internal/mustend"
 )
@@ -50,7 +49,7 @@ func TestWindowClustersInTmux(t *testing.T) {
 	screen := func() string { return run("capture-pane", "-p") }
 	waitScreen := func(text string) {
 		t.Helper()
-		if !mustend.Eventually(20*time.Second, func() bool { return strings.Contains(screen(), text) }) {
+		if !mustend.Eventually(mustend.WaitBound, func() bool { return strings.Contains(screen(), text) }) {
 			t.Fatalf("tmux never showed %q; it shows:\n%s", text, screen())
 		}
 	}

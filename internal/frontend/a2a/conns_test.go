@@ -100,15 +100,8 @@ func TestStalledStreamFreesItsConnection(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fills a stalled reader's socket buffers, seconds: the full lane runs it")
 	}
-	url, _, _ := serve(t, Options{MaxConns: 1, WriteTimeout: 200 * time.Millisecond})
-	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	body := `{"jsonrpc":"2.0","id":1,"method":"message/stream","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"flood"}]}}}`
-	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
+	url, _, _ := serveOn(t, listenSmallBuffers(t), Options{MaxConns: 1, WriteTimeout: 200 * time.Millisecond})
+	conn := startFlood(t, url)
 	mustend.WaitFor(t, "the stalled stream's connection given back", func() bool {
 		resp, err := http.Get(url + ".well-known/agent-card.json")
 		if err != nil {
@@ -126,6 +119,55 @@ func TestStalledStreamFreesItsConnection(t *testing.T) {
 			t.Errorf("reading the cut stream: %v", err)
 		}
 	}
+}
+
+// stallBuffer is the socket buffer, each way, of a stream whose reader
+// stops reading. The kernel's own grow with the traffic (to 4 MiB and more
+// on loopback): the flood could fit in them nearly whole, and its writer
+// stall only at its end, after seconds of work on a loaded machine, if at
+// all.
+const stallBuffer = 64 << 10
+
+// smallBuffers hands out connections whose send buffer is stallBuffer.
+type smallBuffers struct{ net.Listener }
+
+func (l smallBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		if err := tc.SetWriteBuffer(stallBuffer); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
+	return c, err
+}
+
+// listenSmallBuffers is a loopback listener of smallBuffers.
+func listenSmallBuffers(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return smallBuffers{ln}
+}
+
+// startFlood asks the server at url for the flood, on a connection whose
+// receive buffer is stallBuffer, and reads nothing of it.
+func startFlood(t *testing.T, url string) net.Conn {
+	t.Helper()
+	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if err := conn.(*net.TCPConn).SetReadBuffer(stallBuffer); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"jsonrpc":"2.0","id":1,"method":"message/stream","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"flood"}]}}}`
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
+	return conn
 }
 
 // TestDeadlineEndsWithTheRequest: the write deadline of a request's last

@@ -85,6 +85,16 @@ func (f *fakes) counts() (int, int) {
 // waits for it.
 func serve(t *testing.T, opts Options) (url string, f *fakes, stop func()) {
 	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serveOn(t, ln, opts)
+}
+
+// serveOn is serve on ln.
+func serveOn(t *testing.T, ln net.Listener, opts Options) (url string, f *fakes, stop func()) {
+	t.Helper()
 	f = &fakes{waiting: make(chan struct{}, 100)}
 	opts.Name, opts.Description, opts.Version = "tester", "answers tests", "devel"
 	opts.NewSession = func(_ context.Context, o orchestrator.Options) (Session, error) {
@@ -93,10 +103,6 @@ func serve(t *testing.T, opts Options) (url string, f *fakes, stop func()) {
 		f.resumed = append(f.resumed, o.Resume != nil)
 		f.mu.Unlock()
 		return &fakeSession{f: f, sink: o.Sink}, nil
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -288,15 +294,8 @@ func TestShutdownCancelsRunningTasks(t *testing.T) {
 // write timeout; its task goes on to its end, and others are answered
 // meanwhile.
 func TestSlowClient(t *testing.T) {
-	url, f, _ := serve(t, Options{WriteTimeout: 200 * time.Millisecond})
-	addr := strings.TrimPrefix(strings.TrimSuffix(url, "/"), "http://")
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	body := `{"jsonrpc":"2.0","id":1,"method":"message/stream","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"flood"}]}}}`
-	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
+	url, f, _ := serveOn(t, listenSmallBuffers(t), Options{WriteTimeout: 200 * time.Millisecond})
+	startFlood(t, url)
 	// It reads nothing; another client is answered all the same.
 	if shown, err := ask(context.Background(), client(t, url, ""), "meanwhile"); shown != "echo: meanwhile" || err != "" {
 		t.Errorf("beside a slow client: %q, %q", shown, err)

@@ -65,23 +65,36 @@ func (s *sink) unbind() {
 	s.out = nil
 }
 
-// Emit takes the agent's own text into the answer's artifact. Pieces are
-// gathered up to flushBytes or flushEvery: a2a-go stores the whole task at
-// every event, so an event per token would cost the square of the answer's
-// length. The queue's write waits when the client reads slowly: the model
-// waits behind it, and nothing is dropped.
+// Emit takes the agent's own text into the answer's artifact.
 func (s *sink) Emit(ev orchestrator.Event) {
-	t, ok := ev.(orchestrator.Text)
-	if !ok || t.Agent != "" || t.Text == "" {
-		return
+	switch e := ev.(type) {
+	case orchestrator.Text:
+		if e.Agent == "" && e.Text != "" {
+			s.text(e.Text)
+		}
+	case orchestrator.ModelStarted, orchestrator.Compressing, orchestrator.Compressed,
+		orchestrator.AskStarted, orchestrator.AskEnded, orchestrator.ToolStarted, orchestrator.ToolEnded,
+		orchestrator.HookRan, orchestrator.Notice, orchestrator.CommandReply, orchestrator.UserText:
+		// They stay in mm: an A2A client reads the answer, as the stdout
+		// of mm -p does.
+	case orchestrator.TurnEnded:
+		// The task ends when the prompt returns (executor.Execute).
 	}
+}
+
+// text adds a piece of the answer. Pieces are gathered up to flushBytes or
+// flushEvery: a2a-go stores the whole task at every event, so an event per
+// token would cost the square of the answer's length. The queue's write
+// waits when the client reads slowly: the model waits behind it, and
+// nothing is dropped.
+func (s *sink) text(t string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o := s.out
 	if o == nil || o.err != nil {
 		return
 	}
-	o.pending.WriteString(t.Text)
+	o.pending.WriteString(t)
 	switch {
 	case o.artifact == "" || o.pending.Len() >= flushBytes:
 		// The first piece goes at once: the client sees the answer start.

@@ -113,6 +113,15 @@ func (k *sink) Emit(ev orchestrator.Event) {
 			k.send(acp.UpdateAgentMessageText(ev.Answer))
 		}
 		k.spoke = true
+	case orchestrator.ModelStarted, orchestrator.Compressing:
+		// Waits: the editor shows its own while the prompt runs.
+	case orchestrator.AskStarted, orchestrator.AskEnded:
+		// A hand-off shows as what it streams: the asked agent's text
+		// and calls, the ask_agent call, or the /ask answer (TurnEnded).
+	case orchestrator.CommandReply:
+		// An editor is offered /ask… and /compact only (promptCommands):
+		// the one reply left, /compact's "(nothing to compress)", is not
+		// sent.
 	}
 }
 

@@ -378,6 +378,12 @@ func (j *jsonSink) Emit(ev orchestrator.Event) {
 	case orchestrator.TurnEnded:
 		j.answer = e.Answer
 		j.usage = j.usage.Add(e.Usage)
+	case orchestrator.ModelStarted, orchestrator.Compressing:
+		// Waits, not what happened: the output reports the compression
+		// (Compressed) and the usage.
+	case orchestrator.CommandReply, orchestrator.UserText:
+		// What a slash command says to a person, and a resumed
+		// conversation shown again: the output reports this run only.
 	}
 }
 

@@ -231,6 +231,9 @@ func (r *renderer) Emit(ev orchestrator.Event) {
 		// Listed under the ⚙ line at the end of the turn.
 	case orchestrator.TurnEnded:
 		r.endTurn(e)
+	case orchestrator.ModelStarted, orchestrator.Compressing, orchestrator.AskStarted, orchestrator.AskEnded:
+		// Waits: the spinner shows them on a terminal (spinner.Emit). A
+		// hand-off's lines are the asked agent's text and calls.
 	}
 }
 

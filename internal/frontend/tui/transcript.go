@@ -215,6 +215,10 @@ func (t *transcript) event(ev orchestrator.Event) {
 		// which leaves out the runs outside a turn).
 	case orchestrator.TurnEnded:
 		t.turnEnded(e)
+	case orchestrator.ModelStarted, orchestrator.Compressing, orchestrator.AskStarted, orchestrator.AskEnded:
+		// Waits: the status line shows them (window.message gives every
+		// event to Progress too). A hand-off's lines are the asked
+		// agent's text and calls.
 	}
 }
 
