@@ -128,8 +128,8 @@ func policy() []allow {
 		{pkg: "hooks", imports: []string{"handoff", "internal/jsonkind", "internal/proc", "internal/strictyaml", "internal/suggest", "internal/textcut", "internal/tracing"}},
 
 		// Not drawn: the wasm runner implements hooks.WasmRunner. hooks never
-		// imports it, so that the engine does not link wazero; cmd/mm plugs
-		// it in. A module's file is opened as a regular file.
+		// imports it, so that one package links wazero; the command line
+		// makes it. A module's file is opened as a regular file.
 		{pkg: "hooks/wasm", imports: []string{"hooks", "internal/regularfile", "internal/textcut"}},
 
 		// The design's mmconfigs → hooks: entries are validated where they
@@ -138,7 +138,7 @@ func policy() []allow {
 		// (issue 15) — a value the configuration fills, no tool that runs.
 		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/strictyaml", "tools"}},
 		// The JSON Schema compiler (jsonschema-go), apart from mmconfigs so
-		// that one package imports it (cmd/mm plugs it in): it compiles the schemas
+		// that one package imports it: it compiles the schemas
 		// mmconfigs read into mmconfigs.Validator values.
 		{pkg: "mmconfigs/schemacheck", imports: []string{"mmconfigs"}},
 
@@ -148,7 +148,7 @@ func policy() []allow {
 		// the session found (skills).
 		{pkg: "tools", imports: []string{"internal/jsonkind", "internal/proc", "internal/regularfile", "internal/textcut", "llm", "skills"}},
 		// The tools of MCP servers, apart from tools so that one package
-		// imports the MCP client (cmd/mm plugs it in): they are
+		// imports the MCP client: they are
 		// tools.Tool, started as a tools.MCPStarter; the servers start
 		// through internal/proc; a tool's schema is checked as jsonkind
 		// names kinds, an error's command line cut by textcut.
@@ -198,7 +198,7 @@ func policy() []allow {
 		// The editor front end reads its peer's messages as acpconn does.
 		{pkg: "frontend/acp", imports: []string{"internal/acpconn", "internal/tracing", "orchestrator"}},
 		// mm serve --a2a: a front end over orchestrator.Session, as -acp is;
-		// plugged in by cmd/mm as cli.Features.ServeA2A. Its log shows a
+		// the command line serves it. Its log shows a
 		// client's text (a context id) through the one function that makes
 		// control characters visible (frontend); a question's text is read
 		// as the A2A client reads an answer's (internal/a2aconn).
@@ -209,25 +209,26 @@ func policy() []allow {
 		// line. Not drawn, what it wires: the session's
 		// options (orchestrator); loading the configuration and mm check
 		// (mmconfigs, and orchestrator's MCP probe); mm hooks test and mm
-		// check's hook checks (hooks); the interfaces a feature cmd/mm
-		// plugs in is given by (hooks, tools, orchestrator: the wasm runner, the
-		// MCP starter, the A2A connector; mm serve's server is a func of
-		// cli's own options); mm init's look for local servers (llm/openai); the supervision
+		// check's hook checks (hooks); the interfaces a feature is given by
+		// (hooks, tools, orchestrator: the wasm runner, the MCP starter, the
+		// A2A connector); mm init's look for local servers (llm/openai); the supervision
 		// of every child from mm's first instruction to its last
 		// (internal/proc); the limit of an --ask message read from stdin,
 		// and its error (internal/acpconn, internal/regularfile); mm
 		// check's look at the skills (skills), inside the project's root
-		// (projectdocs.Root).
+		// (projectdocs.Root). The parts whose libraries only some
+		// configurations use, each made when a configuration needs it: the
+		// wasm runtime (hooks/wasm), the MCP client (tools/mcptools), the
+		// OTLP export (internal/tracing/otlp), the JSON Schema compiler
+		// (mmconfigs/schemacheck), A2A both ways (a2aagent, frontend/a2a).
 		{pkg: "cmd/mm/cli", imports: []string{
-			"frontend", "frontend/acp", "frontend/line", "frontend/tui",
-			"hooks", "internal/acpconn", "internal/proc",
-			"internal/regularfile", "internal/tracing", "llm/openai", "mmconfigs", "orchestrator", "projectdocs", "sessions", "skills", "tools",
+			"a2aagent", "frontend", "frontend/a2a", "frontend/acp", "frontend/line", "frontend/tui",
+			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc",
+			"internal/regularfile", "internal/tracing", "internal/tracing/otlp", "llm/openai", "mmconfigs",
+			"mmconfigs/schemacheck", "orchestrator", "projectdocs", "sessions", "skills", "tools", "tools/mcptools",
 		}},
-		// mm: the command line with every feature plugged in — the wasm
-		// runtime, the MCP client, the OTLP export, the JSON Schema
-		// compiler, the A2A client and server (a2aagent, frontend/a2a;
-		// orchestrator for the A2A connector's types).
-		{pkg: "cmd/mm", imports: []string{"a2aagent", "cmd/mm/cli", "frontend/a2a", "hooks/wasm", "internal/tracing/otlp", "mmconfigs/schemacheck", "orchestrator", "tools/mcptools"}},
+		// mm: the command line.
+		{pkg: "cmd/mm", imports: []string{"cmd/mm/cli"}},
 	}
 }
 
@@ -345,7 +346,7 @@ func neverRules() []never {
 			// types, the turn loop, the front ends — holds them as
 			// tools.MCPServer and tools.MCPTools, and is given the client
 			// as a tools.MCPStarter, so that the MCP SDK is imported by one
-			// package, which cmd/mm plugs in and a test may leave out.
+			// package, and a test of the orchestrator gives a fake.
 			from:    []string{"frontend/...", "mmconfigs", "orchestrator", "tools"},
 			toOther: []string{"github.com/modelcontextprotocol/go-sdk/..."},
 			rule:    "only tools/mcptools links the MCP client (issue 16)",
@@ -370,7 +371,8 @@ func neverRules() []never {
 			toOther: []string{"github.com/tetratelabs/wazero/...", "github.com/modelcontextprotocol/go-sdk/...",
 				"go.opentelemetry.io/otel/sdk/...",
 				"github.com/google/jsonschema-go/...", "github.com/a2aproject/a2a-go/..."},
-			rule: "the command line imports no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A SDK, at any depth: cmd/mm plugs each in through the one package that imports it (cli.Features)",
+			direct: true,
+			rule:   "the command line imports no wasm runtime, MCP client, OTLP export, JSON Schema compiler or A2A SDK itself: it reaches each through the one package of mm that imports it",
 		},
 		{
 			from:   []string{"..."},

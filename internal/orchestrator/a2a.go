@@ -37,11 +37,11 @@ type A2AOptions struct {
 }
 
 // A2AConnector prepares an agent asked over A2A; it sends nothing until
-// the first Prompt or Describe (a2aagent.New, plugged in by cmd/mm).
+// the first Prompt or Describe (a2aagent.New, given by the command line).
 type A2AConnector func(A2AOptions) (A2AAgent, error)
 
 // errNoA2A is the error of an agent over A2A that a session given no A2A
 // client (a test's) was asked.
 func errNoA2A(name string) error {
-	return fmt.Errorf("agent %q: this build of mm has no A2A client (cmd/mm plugs a2aagent in)", name)
+	return fmt.Errorf("agent %q: this session has no A2A client", name)
 }

@@ -122,7 +122,7 @@ func TestA2AConnectorFails(t *testing.T) {
 // out), asking such an agent, or probing it, is one line that names it and
 // says what the build lacks.
 func TestA2AWithoutClient(t *testing.T) {
-	const want = `agent "reviewer": this build of mm has no A2A client (cmd/mm plugs a2aagent in)`
+	const want = `agent "reviewer": this session has no A2A client`
 	cfg := a2aConfig(t)
 	s, err := New(context.Background(), Options{Config: cfg, Cwd: cfg.Dir, Environ: a2aEnviron, Sink: &recSink{}})
 	if err != nil {

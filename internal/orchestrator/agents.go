@@ -104,7 +104,7 @@ type AgentStatus struct {
 // ProbeAgents starts each agent of cfg that has no file here — by
 // command, over ssh — asks it initialize, and stops it; an agent served
 // over A2A is asked for its card, through connect (nil: each such agent
-// is an error that this build has no A2A client). The agents by file
+// is an error that this session has no A2A client). The agents by file
 // are checked as files (mmconfigs.Walk).
 func ProbeAgents(ctx context.Context, connect A2AConnector, cfg *mmconfigs.Config, cwd string, environ []string) []AgentStatus {
 	s := &Session{cfg: cfg, cwd: cwd, history: newHistory(nil, nil, nil, nil)}

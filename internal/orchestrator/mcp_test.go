@@ -32,7 +32,7 @@ func mcpConfig(t *testing.T) *mmconfigs.Config {
 // noClient is the line of a server that a binary without the MCP client
 // was asked to start.
 func noClient(name string) string {
-	return `mcp server "` + name + `": this build of mm has no MCP client (cmd/mm plugs internal/tools/mcptools in)`
+	return `mcp server "` + name + `": this session has no MCP client`
 }
 
 // TestMCPWithoutClient: without a starter (a build that leaves

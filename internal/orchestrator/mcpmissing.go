@@ -11,9 +11,8 @@ import (
 )
 
 // startWithoutClient is the tools.MCPStarter of a session given none (a
-// test's, or a program built on this package without internal/tools/mcptools):
-// it starts nothing, and every server (by name, as a started set has
-// them) is a failure that says what to run.
+// test's): it starts nothing, and every server (by name, as a started set
+// has them) is a failure that says so.
 // It must not happen often, but it must never panic.
 func startWithoutClient(_ context.Context, servers []tools.MCPServer, _ tools.Env, _ time.Duration) (tools.MCPTools, []error) {
 	servers = slices.Clone(servers)
@@ -21,7 +20,7 @@ func startWithoutClient(_ context.Context, servers []tools.MCPServer, _ tools.En
 	set := &noClientSet{}
 	var errs []error
 	for _, srv := range servers {
-		err := fmt.Errorf("mcp server %q: this build of mm has no MCP client (cmd/mm plugs internal/tools/mcptools in)", srv.Name)
+		err := fmt.Errorf("mcp server %q: this session has no MCP client", srv.Name)
 		set.servers = append(set.servers, tools.MCPServerStatus{Name: srv.Name, Err: err})
 		errs = append(errs, err)
 	}

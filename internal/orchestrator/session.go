@@ -44,13 +44,13 @@ type Options struct {
 	// Bin is the mm the processes the session starts know as $MM_BIN, and
 	// its asked agents by file run: "" for this one (os.Executable).
 	Bin string
-	// StartMCP starts the MCP servers (tools/mcptools.Start, which cmd/mm
-	// plugs in). Nil: each server listed is a warning that this build has
-	// no MCP client.
+	// StartMCP starts the MCP servers (tools/mcptools.Start, which the
+	// command line gives; a test gives a fake). Nil: each server listed is
+	// a warning that this session has no MCP client.
 	StartMCP tools.MCPStarter
 	// ConnectA2A prepares the agents asked over A2A (a2aagent.New, which
-	// cmd/mm plugs in). Nil: asking such an agent is an error that this
-	// build has no A2A client.
+	// the command line gives; a test gives a fake). Nil: asking such an
+	// agent is an error that this session has no A2A client.
 	ConnectA2A A2AConnector
 	// Recorder saves the history as it happens; nil: it is not saved.
 	Recorder Recorder

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mm-agent/mm/internal/acpconn"
 	"github.com/mm-agent/mm/internal/frontend/acp"
+	"github.com/mm-agent/mm/internal/hooks/wasm"
 	"github.com/mm-agent/mm/internal/mmconfigs"
 	"github.com/mm-agent/mm/internal/orchestrator"
 )
@@ -37,9 +38,9 @@ func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 			return 1
 		}
 		opts.Session.Config = cfg
-		withWasm(&opts.Session, wasmRuntime(s.Features, cfg))
+		withWasm(&opts.Session, wasmRuntime(cfg))
 	} else {
-		opts.Configure = (&sessionConfigs{getenv: s.Getenv, feat: s.Features, wasm: map[string]WasmRuntime{}}).configure
+		opts.Configure = (&sessionConfigs{getenv: s.Getenv, wasm: map[string]*wasm.Runtime{}}).configure
 	}
 	err = acp.Serve(ctx, s.In, s.Out, s.ErrOut, opts)
 	if err != nil && ctx.Err() == nil {
@@ -53,14 +54,12 @@ func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 type sessionConfigs struct {
 	// getenv supplies $MM_MODEL, the default model.
 	getenv func(string) string
-	// feat are the binary's features (cli.Features).
-	feat Features
 
 	mu sync.Mutex
 	// wasm is the wasm runtime of each configuration file with wasm hooks
 	// or tools, by absolute path: sessions in one folder share one, as the
 	// sessions of mm -acp --config do.
-	wasm map[string]WasmRuntime
+	wasm map[string]*wasm.Runtime
 }
 
 // configure sets o.Config to the agent.yaml in o.Cwd, or to the defaults
@@ -77,7 +76,7 @@ func (sc *sessionConfigs) configure(o *orchestrator.Options) error {
 	if err != nil {
 		return err
 	}
-	if err := sc.feat.compileSchemas(cfg); err != nil {
+	if err := compileSchemas(cfg); err != nil {
 		return err
 	}
 	o.Config = cfg
@@ -85,7 +84,7 @@ func (sc *sessionConfigs) configure(o *orchestrator.Options) error {
 	defer sc.mu.Unlock()
 	w, seen := sc.wasm[cfg.Abs]
 	if !seen {
-		w = wasmRuntime(sc.feat, cfg)
+		w = wasmRuntime(cfg)
 		sc.wasm[cfg.Abs] = w
 	}
 	withWasm(o, w)

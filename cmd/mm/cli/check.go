@@ -8,9 +8,11 @@ import (
 
 	"github.com/mm-agent/mm/internal/frontend"
 	"github.com/mm-agent/mm/internal/mmconfigs"
+	"github.com/mm-agent/mm/internal/mmconfigs/schemacheck"
 	"github.com/mm-agent/mm/internal/orchestrator"
 	"github.com/mm-agent/mm/internal/projectdocs"
 	"github.com/mm-agent/mm/internal/skills"
+	"github.com/mm-agent/mm/internal/tools/mcptools"
 )
 
 // checkCmd is mm check: every configuration the flags name, and each one
@@ -44,7 +46,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 			}
 			mcpOK, hooksOK, skillsOK, agentsOK, modelOK := true, true, true, true, true
 			root := true
-			ok := mmconfigs.Walk(path, cwd, s.Getenv, s.Features.Schemas, func(p string, c *mmconfigs.Config, err error) {
+			ok := mmconfigs.Walk(path, cwd, s.Getenv, schemacheck.Compile, func(p string, c *mmconfigs.Config, err error) {
 				// The flags' configuration runs with them (--model,
 				// --yolo); an agent it asks by file is started with none.
 				o := orchestrator.Options{Config: c}
@@ -74,11 +76,11 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				if advice := orchestrator.HandOffAdvice(cmd.Context(), o, s.Getenv); advice != "" {
 					fmt.Fprintf(out, "  %s\n", frontend.VisibleLine(advice))
 				}
-				for _, problem := range checkHooks(cmd.Context(), s.Features, c, cwd, s.Getenv) {
+				for _, problem := range checkHooks(cmd.Context(), c, cwd, s.Getenv) {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, frontend.Visible(problem))
 					hooksOK = false
 				}
-				for _, st := range orchestrator.ProbeMCP(cmd.Context(), s.Features.MCP, c, cwd, s.Environ()) {
+				for _, st := range orchestrator.ProbeMCP(cmd.Context(), mcptools.Start, c, cwd, s.Environ()) {
 					if st.Err != nil {
 						fmt.Fprintf(errOut, "  %s\n", frontend.Visible(st.Err.Error()))
 						mcpOK = false
@@ -86,7 +88,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					}
 					fmt.Fprintf(out, "  mcp %s: %d tool(s): %s\n", st.Name, len(st.Tools), frontend.VisibleLine(strings.Join(st.Tools, ", ")))
 				}
-				for _, st := range orchestrator.ProbeAgents(cmd.Context(), s.Features.A2A, c, cwd, s.Environ()) {
+				for _, st := range orchestrator.ProbeAgents(cmd.Context(), connectA2A, c, cwd, s.Environ()) {
 					if st.Err != nil {
 						// An agent's words (its stderr) may be in it.
 						fmt.Fprintf(errOut, "  %s\n", frontend.Visible(st.Err.Error()))

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mm-agent/mm/internal/hooks"
+	"github.com/mm-agent/mm/internal/hooks/wasm"
 	"github.com/mm-agent/mm/internal/mmconfigs"
 )
 
@@ -18,9 +18,9 @@ import (
 // each wasm module — a hook's or a wasm tool's — compiles, for mm check; one line per problem, naming the
 // hook as "hooks.<event>[i]". A command's program is resolved as sh -c
 // would in cwd, the hook's working directory.
-func checkHooks(ctx context.Context, feat Features, c *mmconfigs.Config, cwd string, getenv func(string) string) []string {
+func checkHooks(ctx context.Context, c *mmconfigs.Config, cwd string, getenv func(string) string) []string {
 	var problems []string
-	var rt WasmRuntime
+	var rt *wasm.Runtime
 	defer func() {
 		if rt != nil {
 			rt.Close(context.WithoutCancel(ctx))
@@ -31,7 +31,7 @@ func checkHooks(ctx context.Context, feat Features, c *mmconfigs.Config, cwd str
 			where := "hooks." + string(ev) + "[" + strconv.Itoa(i) + "]"
 			var err error
 			if e.Wasm != "" {
-				err = checkModule(ctx, feat, &rt, e.Wasm)
+				err = checkModule(ctx, &rt, e.Wasm)
 			} else {
 				err = checkProgram(e.Command, e.ConfigDir, cwd, getenv("PATH"))
 			}
@@ -41,7 +41,7 @@ func checkHooks(ctx context.Context, feat Features, c *mmconfigs.Config, cwd str
 		}
 	}
 	for _, t := range c.WasmTools {
-		if err := checkModule(ctx, feat, &rt, t.Module); err != nil {
+		if err := checkModule(ctx, &rt, t.Module); err != nil {
 			problems = append(problems, "tools: "+t.Name+": "+err.Error())
 		}
 	}
@@ -49,13 +49,10 @@ func checkHooks(ctx context.Context, feat Features, c *mmconfigs.Config, cwd str
 }
 
 // checkModule compiles the wasm module at path with *rt, made at the first
-// module; a build without wasm (a test's) cannot.
-func checkModule(ctx context.Context, feat Features, rt *WasmRuntime, path string) error {
-	if feat.Wasm == nil {
-		return errors.New("not compiled: this build of mm has no wasm runtime")
-	}
+// module.
+func checkModule(ctx context.Context, rt **wasm.Runtime, path string) error {
 	if *rt == nil {
-		*rt = feat.Wasm()
+		*rt = wasm.New(wasm.Options{})
 	}
 	return (*rt).Check(ctx, path)
 }

@@ -1,5 +1,4 @@
-// Package cli is mm's command line: the cobra commands and flags of mm,
-// with the Features cmd/mm plugs in.
+// Package cli is mm's command line: the cobra commands and flags of mm.
 // Behaviour lives in orchestrator and the front ends.
 package cli
 
@@ -10,14 +9,13 @@ import (
 	"github.com/mm-agent/mm/internal/proc"
 )
 
-// Main runs mm, linking feat, with the process's arguments, and exits with
-// its status.
-func Main(feat Features) {
+// Main runs mm with the process's arguments, and exits with its status.
+func Main() {
 	// Nothing mm starts outlives it: it adopts what its children leave
 	// behind, and kills and reaps it all before exiting.
 	proc.Supervise()
 	ctx, end := watchEndings(syscall.SIGTERM, syscall.SIGHUP)
-	code := end.status(runWith(ctx, end, systemStreams(feat), os.Args[1:]))
+	code := end.status(runWith(ctx, end, systemStreams(), os.Args[1:]))
 	proc.Shutdown()
 	os.Exit(code)
 }

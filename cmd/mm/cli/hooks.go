@@ -77,7 +77,7 @@ func runHooks(cmd *cobra.Command, f *flags, s *streams, event string, matched su
 	opts := sessionOptions(f, s, cfg, cwd)
 	// Only the hooks run: no model is called, no MCP server started.
 	opts.NoModel = true
-	withWasm(&opts, wasmRuntime(s.Features, cfg))
+	withWasm(&opts, wasmRuntime(cfg))
 	session, err := orchestrator.New(cmd.Context(), opts)
 	if err != nil {
 		frontend.ReportError(errOut, err)

@@ -102,7 +102,7 @@ func TestInit(t *testing.T) {
 				if c.Model != tt.want {
 					t.Errorf("%s: model %q, want %q", name, c.Model, tt.want)
 				}
-				if problems := checkHooks(context.Background(), Features{}, c, dir, os.Getenv); len(problems) > 0 {
+				if problems := checkHooks(context.Background(), c, dir, os.Getenv); len(problems) > 0 {
 					t.Errorf("%s: mm check finds %q", name, problems)
 				}
 			}

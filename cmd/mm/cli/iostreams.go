@@ -31,15 +31,11 @@ type streams struct {
 	// interrupts, and the function that closes it; nil when In is read as
 	// it is.
 	LineIn func(ctx context.Context) (io.ReadCloser, func())
-
-	// Features are what cmd/mm plugs in (every one); a test running mm
-	// in-process may leave some out.
-	Features Features
 }
 
 // systemStreams are mm's own standard streams, environment and working
-// directory, for a binary linking feat.
-func systemStreams(feat Features) *streams {
+// directory.
+func systemStreams() *streams {
 	s := &streams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		InTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
@@ -49,7 +45,6 @@ func systemStreams(feat Features) *streams {
 		Environ:     os.Environ,
 		Getwd:       os.Getwd,
 		LineIn:      lineInput,
-		Features:    feat,
 	}
 	return s
 }

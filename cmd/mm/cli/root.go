@@ -20,6 +20,7 @@ import (
 	"github.com/mm-agent/mm/internal/mmconfigs"
 	"github.com/mm-agent/mm/internal/orchestrator"
 	"github.com/mm-agent/mm/internal/regularfile"
+	"github.com/mm-agent/mm/internal/tools/mcptools"
 )
 
 // flags are the root command's flags.
@@ -169,7 +170,7 @@ func readConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, error) {
 	}
 	c, err := mmconfigs.Load(path, cwd, s.Getenv)
 	if err == nil {
-		err = s.Features.compileSchemas(c)
+		err = compileSchemas(c)
 	}
 	if err != nil {
 		return nil, err
@@ -183,7 +184,7 @@ func readConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, error) {
 // that each load their own (mm -acp without a configuration).
 func sessionOptions(f *flags, s *streams, cfg *mmconfigs.Config, cwd string) orchestrator.Options {
 	return orchestrator.Options{Config: cfg, Cwd: cwd, Environ: s.Environ(), Model: f.model, Yolo: f.yolo,
-		StartMCP: s.Features.MCP, ConnectA2A: s.Features.A2A}
+		StartMCP: mcptools.Start, ConnectA2A: connectA2A}
 }
 
 // validate is the output format the flags give, or a usage error: two
@@ -308,7 +309,7 @@ func (m *mode) session(askOnly bool) func(orchestrator.Sink) (*orchestrator.Sess
 	return func(sink orchestrator.Sink) (*orchestrator.Session, error) {
 		opts := sessionOptions(&m.f, m.s, m.cfg, m.cwd)
 		opts.Sink, opts.NoModel = sink, askOnly
-		withWasm(&opts, wasmRuntime(m.s.Features, m.cfg))
+		withWasm(&opts, wasmRuntime(m.cfg))
 		opts.Recorder, opts.Resume, opts.Store = m.store.recorder(), m.resumed, m.store
 		return orchestrator.New(m.ctx, opts)
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -10,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mm-agent/mm/internal/frontend/a2a"
 	"github.com/spf13/cobra"
 )
 
@@ -44,9 +44,6 @@ header) that --allow-origin does not name, or with a body that is not
 application/json are refused.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if s.Features.ServeA2A == nil {
-				return errors.New("mm serve: this build of mm has no A2A server (cmd/mm plugs it in)")
-			}
 			return exitCode(runServe(cmd.Context(), end, s, f, sf))
 		},
 	}
@@ -54,8 +51,8 @@ application/json are refused.`,
 	cmd.Flags().StringVar(&sf.tokenEnv, "token-env", "", "the variable holding the bearer token every request must carry (default: the token in mm's state folder)")
 	cmd.Flags().BoolVar(&sf.noToken, "no-token", false, "ask no token of the clients (on loopback only)")
 	cmd.Flags().StringArrayVar(&sf.allowOrigins, "allow-origin", nil, "a web origin (https://app.example) whose pages may call the agent; repeat for more")
-	cmd.Flags().IntVar(&sf.maxTasks, "max-tasks", defaultMaxTasks, "how many tasks may run at once; more are refused with a failed task")
-	cmd.Flags().IntVar(&sf.maxConns, "max-connections", defaultMaxConns, "how many connections may be open at once; more are answered 503")
+	cmd.Flags().IntVar(&sf.maxTasks, "max-tasks", a2a.DefaultMaxTasks, "how many tasks may run at once; more are refused with a failed task")
+	cmd.Flags().IntVar(&sf.maxConns, "max-connections", a2a.DefaultMaxConns, "how many connections may be open at once; more are answered 503")
 	cmd.Flags().BoolVar(&sf.noSave, "no-save", false, "do not save the contexts' sessions (as persist: false)")
 	return cmd
 }
@@ -107,14 +104,14 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 		end.also(os.Interrupt)
 	}
 	opts := sessionOptions(f, s, cfg, cwd)
-	withWasm(&opts, wasmRuntime(s.Features, cfg))
+	withWasm(&opts, wasmRuntime(cfg))
 	set, problems := checkSkills(cfg, cwd, s.Getenv)
 	for _, p := range problems {
 		fmt.Fprintf(s.ErrOut, "mm serve: %s\n", p)
 	}
-	var cardSkills []ServeSkill
+	var cardSkills []a2a.Skill
 	for _, sk := range set.List() {
-		cardSkills = append(cardSkills, ServeSkill{Name: sk.Name, Description: sk.Description})
+		cardSkills = append(cardSkills, a2a.Skill{Name: sk.Name, Description: sk.Description})
 	}
 	name := agentName(cfg.Path)
 	served := "http://" + ln.Addr().String() + "/"
@@ -122,7 +119,7 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 	if tokenFile != "" {
 		fmt.Fprintf(s.ErrOut, "mm serve: clients send \"Authorization: Bearer <token>\" with the token in %s\n", tokenFile)
 	}
-	err = s.Features.ServeA2A(ctx, ln, ServeOptions{
+	err = a2a.Serve(ctx, ln, a2a.Options{
 		Session: opts, Name: name, Description: cfg.Description, Version: version(), Skills: cardSkills,
 		Token: token, MaxTasks: sf.maxTasks, MaxConns: sf.maxConns, Host: host, AllowOrigins: sf.allowOrigins, Log: s.ErrOut,
 		Store: servedStore(s.Getenv, !sf.noSave && cfg.Persist, s.ErrOut),

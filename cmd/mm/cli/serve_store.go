@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/mm-agent/mm/internal/frontend/a2a"
 	"github.com/mm-agent/mm/internal/orchestrator"
 	"github.com/mm-agent/mm/internal/sessions"
 )
@@ -46,12 +47,12 @@ type serveStore struct {
 	ids map[string]string
 }
 
-var _ ServeStore = (*serveStore)(nil)
+var _ a2a.Store = (*serveStore)(nil)
 
 // servedStore is mm serve's store; nil when nothing is saved (--no-save,
 // persist: false, no HOME). A nil *serveStore in the interface would not
 // be nil, hence the interface type.
-func servedStore(getenv func(string) string, save bool, log io.Writer) ServeStore {
+func servedStore(getenv func(string) string, save bool, log io.Writer) a2a.Store {
 	dir := sessions.Dir(getenv)
 	if dir == "" || !save {
 		return nil
@@ -80,7 +81,7 @@ func (st *serveStore) load() {
 	}
 }
 
-// Open is ServeStore's.
+// Open is a2a.Store's.
 func (st *serveStore) Open(contextID string, o orchestrator.Options) (orchestrator.Recorder, *orchestrator.Resumed, func() error, error) {
 	h := sessionHeader(o)
 	st.mu.Lock()

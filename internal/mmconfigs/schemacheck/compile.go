@@ -1,8 +1,8 @@
 // Package schemacheck compiles the JSON Schemas of a configuration with
 // jsonschema-go (drafts 2020-12 and 7) into the validators mmconfigs
 // holds. It is apart from mmconfigs so that one package of mm imports
-// jsonschema-go (internal/archtest): cmd/mm plugs Compile in
-// (cli.Features), and a test may run mm without it.
+// jsonschema-go (internal/archtest): the command line passes Compile to
+// Config.CompileSchemas, and mmconfigs' tests give a compiler of their own.
 package schemacheck
 
 import (
