@@ -181,8 +181,8 @@ func eventTypes(files []*ast.File) []string {
 			if !ok || fn.Name.Name != "event" || fn.Recv == nil || fn.Type.Params.NumFields() != 0 || fn.Type.Results.NumFields() != 0 {
 				continue
 			}
-			if id, ok := fn.Recv.List[0].Type.(*ast.Ident); ok {
-				names = append(names, id.Name)
+			if name, _, ok := strings.Cut(funcName(fn), "."); ok {
+				names = append(names, name)
 			}
 		}
 	}

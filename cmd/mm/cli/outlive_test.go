@@ -214,8 +214,8 @@ func testOutlive(t *testing.T, sc outliveScenario, sig syscall.Signal, mcpserver
 		<-exited
 		return out.String()
 	}
-	if !mustend.Eventually(mustend.WaitBound, func() bool { return fileExists(filepath.Join(dir, "started")) }) {
-		t.Fatalf("nothing started within %v; mm said:\n%s", mustend.WaitBound, said())
+	if !mustend.Eventually(peerStarts, func() bool { return fileExists(filepath.Join(dir, "started")) }) {
+		t.Fatalf("nothing started within %v; mm said:\n%s", peerStarts, said())
 	}
 
 	// The scenario is what it says: those jobs run.

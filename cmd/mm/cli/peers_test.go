@@ -9,13 +9,19 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mm-agent/mm/internal/fakegemini"
-	"github.com/mm-agent/mm/internal/mustend"
 	"github.com/mm-agent/mm/internal/nodetest"
 )
+
+// peerStarts bounds a wait for an agent started with Node.js (Gemini CLI)
+// to do its first thing: longer than the startTimeout the tests give it
+// (2m), which a loaded machine needs when several start at once (the peers'
+// scripts run side by side).
+const peerStarts = 3 * time.Minute
 
 // TestPeers runs testdata/peers/*.txtar: mm asking agents that are not mm,
 // by command, as a team would. $PEERS is test/peers/node_modules/.bin:
@@ -110,7 +116,7 @@ func cmdFakeGemini(ts *testscript.TestScript, neg bool, args []string) {
 	case args[0] == "wait" && len(args) == 2:
 		n, err := strconv.Atoi(args[1])
 		ts.Check(err)
-		ctx, cancel := context.WithTimeout(context.Background(), mustend.WaitBound)
+		ctx, cancel := context.WithTimeout(context.Background(), peerStarts)
 		defer cancel()
 		for {
 			next := srv.Received() // before counting: no request slips between
@@ -120,7 +126,7 @@ func cmdFakeGemini(ts *testscript.TestScript, neg bool, args []string) {
 			select {
 			case <-next:
 			case <-ctx.Done():
-				ts.Fatalf("the fake Gemini API received %d requests within %v, not %d", len(srv.Requests()), mustend.WaitBound, n)
+				ts.Fatalf("the fake Gemini API received %d requests within %v, not %d", len(srv.Requests()), peerStarts, n)
 			}
 		}
 	default:

@@ -27,6 +27,9 @@ type terminal struct {
 	// drained is closed once the terminal has nothing more to give: every
 	// process that had it open has closed it, and all they wrote is in out.
 	drained chan struct{}
+	// held are the test's own opens of the terminal (openTTY), closed
+	// before waiting for it to be drained.
+	held []*os.File
 }
 
 // pause stops reading the terminal, as a person pressing Ctrl-S or a slow
@@ -104,6 +107,10 @@ func (term *terminal) waitExit() {
 // may still be in the terminal, not yet read.
 func (term *terminal) waitDrained() {
 	term.t.Helper()
+	for _, f := range term.held {
+		f.Close()
+	}
+	term.held = nil
 	select {
 	case <-term.drained:
 	case <-time.After(mustend.WaitBound):

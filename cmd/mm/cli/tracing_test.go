@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mm-agent/mm/internal/mustend"
 )
 
 // otlpSpan is one span as an OTLP/HTTP receiver decodes it from JSON.
@@ -255,11 +257,10 @@ hooks:
 	// for only a moment: give its request the time to arrive.
 	var spans []otlpSpan
 	var bad []string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if spans, bad = recv.got(); len(spanNamed(spans, "mm.turn", "", "")) == 3 {
-			break
-		}
-	}
+	mustend.Eventually(mustend.WaitBound, func() bool {
+		spans, bad = recv.got()
+		return len(spanNamed(spans, "mm.turn", "", "")) == 3
+	})
 	if len(bad) > 0 {
 		t.Errorf("the receiver refused: %q", bad)
 	}
@@ -598,11 +599,10 @@ func TestTraceOverSSH(t *testing.T) {
 		t.Fatalf("mm --ask expert: %v\n%s", err, out)
 	}
 	var spans []otlpSpan
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if spans, _ = recv.got(); len(spanNamed(spans, "mm.turn", "", "")) == 1 {
-			break
-		}
-	}
+	mustend.Eventually(mustend.WaitBound, func() bool {
+		spans, _ = recv.got()
+		return len(spanNamed(spans, "mm.turn", "", "")) == 1
+	})
 	traceID := oneTrace(t, spans)
 	local, remote := byPID(t, spans)
 	keys := []string{"mm.ask.agent", "mm.ask.agent_host", "mm.depth", "gen_ai.request.model", "mm.hook.event"}

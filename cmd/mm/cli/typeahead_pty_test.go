@@ -24,13 +24,15 @@ func ttyEchoes(t *testing.T, f *os.File) bool {
 	return tio.Lflag&unix.ECHO != 0
 }
 
-// openTTY opens the terminal mm reads, as mm's stdin.
+// openTTY opens the terminal mm reads, as mm's stdin, until waitExit or
+// the test's end.
 func (term *terminal) openTTY() *os.File {
 	term.t.Helper()
 	f, err := os.Open(fmt.Sprintf("/proc/%d/fd/0", term.cmd.Process.Pid))
 	if err != nil {
 		term.t.Fatal(err)
 	}
+	term.held = append(term.held, f)
 	term.t.Cleanup(func() { f.Close() })
 	return f
 }
