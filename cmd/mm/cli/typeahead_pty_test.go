@@ -74,9 +74,6 @@ func TestLineModeTypeAheadTerminal(t *testing.T) {
 	if ttyEchoes(t, tty) {
 		t.Error("the terminal echoes while a turn runs")
 	}
-	// The test's own hold on the terminal ends here: waitExit waits for
-	// the terminal to close once mm has exited.
-	tty.Close()
 	term.send("show me markdown please")
 	term.waitSince(m, "⚙ 0 command(s)")
 	if shown := term.before(m, "⚙ 0 command(s)"); strings.Contains(shown, "show me") {
