@@ -50,7 +50,7 @@ func (e *Engine) runCommand(ctx context.Context, ev Event, en *Entry, input []by
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Stdout = stdout
 	cmd.Stderr = stderr
-	cmd.Cancel = func() error { return proc.KillGroup(cmd.Process) }
+	cmd.Cancel = proc.CancelGroup(cmd)
 	cmd.WaitDelay = pipeGrace
 
 	if err := proc.Start(cmd); err != nil {

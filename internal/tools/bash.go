@@ -119,7 +119,7 @@ func runShell(ctx context.Context, env Env, command string, timeout time.Duratio
 	cmd.Env = env.Environ
 	cmd.Stdout = pw
 	cmd.Stderr = pw
-	cmd.Cancel = func() error { return proc.KillGroup(cmd.Process) }
+	cmd.Cancel = proc.CancelGroup(cmd)
 	cmd.WaitDelay = bashDrainGrace
 	if err := proc.Start(cmd); err != nil {
 		pr.Close()
