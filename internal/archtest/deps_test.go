@@ -49,6 +49,9 @@ func policy() []allow {
 		{pkg: "internal/visible"},
 		{pkg: "internal/regularfile"},
 		{pkg: "internal/proc"},
+		// The kernel's bounds of what the tools touch (Landlock): a
+		// command starts confined as every child of mm starts (internal/proc).
+		{pkg: "internal/sandbox", imports: []string{"internal/proc"}},
 		{pkg: "internal/textcut"},
 		{pkg: "internal/jsonkind"},
 		// The one "did you mean": a key, an agent, a provider, an event,
@@ -81,6 +84,8 @@ func policy() []allow {
 		// A real Ollama, started for a test (test/ollama builds it).
 		{pkg: "internal/ollamatest"},
 		{pkg: "internal/proc/proctest", imports: []string{"internal/proc"}},
+		// A kernel without Landlock, made by a seccomp filter.
+		{pkg: "internal/sandbox/sandboxtest"},
 
 		// The example hooks are written against the hook protocol alone, as
 		// a user's hook is: they import nothing of mm.

@@ -159,6 +159,15 @@ func Prepare() bool {
 	return true
 }
 
+// Ready does Prepare's work, if no call did, and returns once it is over:
+// for a caller that starts its child from a thread of its own
+// (internal/sandbox's confined one), which the watchdog and the runtime's
+// probe must not share.
+func Ready() {
+	Prepare()
+	<-std.prepared
+}
+
 // prepare is Prepare's work; Shutdown waits for it (prepared), so that no
 // process it starts, the runtime's probe included, outlives Shutdown.
 func (s *supervisor) prepare() {
