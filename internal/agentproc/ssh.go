@@ -27,6 +27,9 @@ type Remote struct {
 	// NoSave says the asking session is not saved: ssh does not pass
 	// MM_NO_SAVE either, so the remote mm is told --no-save.
 	NoSave bool
+	// Ceiling is the loosest sandbox the remote mm may run under, as
+	// sandbox.Ceiling.Encode writes it (--sandbox-ceiling); "" for none.
+	Ceiling string
 }
 
 // SSHCommand is the command that starts r: ssh -T [SSHArgs] -- host
@@ -53,6 +56,9 @@ func SSHCommand(r Remote) []string {
 	}
 	if r.NoSave {
 		words = append(words, "--no-save")
+	}
+	if r.Ceiling != "" {
+		words = append(words, "--sandbox-ceiling", shellQuote(r.Ceiling))
 	}
 	argv := append([]string{"ssh", "-T"}, r.SSHArgs...)
 	return append(argv, "--", r.Host, strings.Join(words, " "))

@@ -141,7 +141,8 @@ func policy() []allow {
 		// are defined. Not drawn: tools, for the MCP servers read are held
 		// as tools.MCPServer, the one type of an MCP server's command line
 		// (issue 15) — a value the configuration fills, no tool that runs.
-		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/strictyaml", "tools"}},
+		// The sandbox: key is read into the sandbox's own modes.
+		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/sandbox", "internal/strictyaml", "tools"}},
 		// The JSON Schema compiler (jsonschema-go), apart from mmconfigs so
 		// that one package imports it: it compiles the schemas
 		// mmconfigs read into mmconfigs.Validator values.
@@ -151,7 +152,9 @@ func policy() []allow {
 		// (a type, not a client); bash starts through internal/proc; files
 		// are read and edited as regular files; load_skill reads the skills
 		// the session found (skills).
-		{pkg: "tools", imports: []string{"internal/jsonkind", "internal/proc", "internal/regularfile", "internal/textcut", "llm", "skills"}},
+		// bash's commands start, and the file tools write, confined by
+		// the session's sandbox (internal/sandbox).
+		{pkg: "tools", imports: []string{"internal/jsonkind", "internal/proc", "internal/regularfile", "internal/sandbox", "internal/textcut", "llm", "skills"}},
 		// The tools of MCP servers, apart from tools so that one package
 		// imports the MCP client: they are
 		// tools.Tool, started as a tools.MCPStarter; the servers start
@@ -186,7 +189,9 @@ func policy() []allow {
 		// configuration (its model, hooks, MCP servers, the agents it may ask);
 		// the system prompt's AGENTS.md files and skills, and the question's
 		// @path and $name lines (projectdocs, skills, question).
-		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/textcut", "internal/tracing", "llm", "llm/models", "llm/openai", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
+		// The session's sandbox is made, and handed down to the agents it
+		// asks, here (internal/sandbox).
+		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/sandbox", "internal/textcut", "internal/tracing", "llm", "llm/models", "llm/openai", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
 
 		// What the terminal front ends share, over the design's frontend →
 		// orchestrator. Not drawn: mmconfigs, for ReportError recognises a
@@ -218,7 +223,8 @@ func policy() []allow {
 		// (hooks, tools, orchestrator: the wasm runner, the MCP starter, the
 		// A2A connector); mm init's look for local servers (llm/openai); the supervision
 		// of every child from mm's first instruction to its last
-		// (internal/proc); the limit of an --ask message read from stdin,
+		// (internal/proc); the check of the hidden --sandbox-ceiling
+		// (internal/sandbox); the limit of an --ask message read from stdin,
 		// and its error (internal/acpconn, internal/regularfile); mm
 		// check's look at the skills (skills), inside the project's root
 		// (projectdocs.Root). The parts whose libraries only some
@@ -228,7 +234,7 @@ func policy() []allow {
 		// (mmconfigs/schemacheck), A2A both ways (a2aagent, frontend/a2a).
 		{pkg: "cmd/mm/cli", imports: []string{
 			"a2aagent", "frontend", "frontend/a2a", "frontend/acp", "frontend/line", "frontend/tui",
-			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc",
+			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc", "internal/sandbox",
 			"internal/regularfile", "internal/tracing", "internal/tracing/otlp", "llm/openai", "mmconfigs",
 			"mmconfigs/schemacheck", "orchestrator", "projectdocs", "sessions", "skills", "tools", "tools/mcptools",
 		}},

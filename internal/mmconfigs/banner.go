@@ -13,11 +13,16 @@ import (
 type Running struct {
 	Model string
 	Yolo  bool
+	// Sandbox is the sandbox in force, as sandbox.Policy.Status says it:
+	// "sandbox: workspace, network on"; "" leaves the part out.
+	Sandbox string
 }
 
 // Banner is the start-up line of the line mode, the window and mm check:
-// "mm <version> | config: <path> | model: <ref> | agents: <names> | yolo:
-// on|off | hooks: …". The model and yolo parts are run's, the session's
+// "mm <version> | config: <path> | model: <ref> | agents: <names> |
+// sandbox: <mode>, network on|off | yolo: on|off | hooks: …" (the hooks
+// reference has the banner end "| yolo: … | hooks: …"). The model, sandbox
+// and yolo parts are run's, the session's
 // own, never the file's alone. Parts with nothing to say are left out;
 // extra parts (such as the MCP servers of a running session) go before
 // the hooks part.
@@ -31,6 +36,9 @@ func (c *Config) Banner(version, cwd string, run Running, extra ...string) strin
 	}
 	if len(c.Agents) > 0 {
 		parts = append(parts, "agents: "+strings.Join(c.AgentNames(), ", "))
+	}
+	if run.Sandbox != "" {
+		parts = append(parts, run.Sandbox)
 	}
 	if run.Yolo {
 		parts = append(parts, "yolo: on")

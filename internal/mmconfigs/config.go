@@ -89,6 +89,10 @@ type Config struct {
 	// the configuration says it; 0: not said (the server's, or the
 	// provider's contextWindow, or llm.DefaultContextWindow).
 	ContextWindow int
+	// Sandbox (sandbox:) bounds what the tools may touch
+	// (docs/explanation/sandbox.md).
+	Sandbox Sandbox
+
 	// CompressAt (compressAt) is the share of the window past which the
 	// history is compressed before a model call.
 	CompressAt float64

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mm-agent/mm/internal/sandbox"
 )
 
 // Peek is what an asking mm reads of the file of an agent it may ask,
@@ -21,6 +23,16 @@ type Peek struct {
 	// StructuredOutput is the path its structuredOutput key names, space
 	// trimmed, relative to the file's folder unless absolute.
 	StructuredOutput string
+	// Sandbox is its sandbox: key's mode and network, where they are
+	// written as mm reads them; the rest is the agent's to check.
+	Sandbox PeekSandbox
+}
+
+// PeekSandbox is a sandbox: key as an asking mm reads it: the mode and
+// the network switch ("on", "off"), each "" when not written.
+type PeekSandbox struct {
+	Mode    sandbox.Mode
+	Network string
 }
 
 // PeekAgent reads those keys of the configuration file at path. Nothing
@@ -37,7 +49,35 @@ func PeekAgent(path string) (Peek, error) {
 	}
 	str := func(k string) string { s, _ := head[k].(string); return s }
 	return Peek{Path: path, Model: str("model"), Description: str("description"),
-		StructuredOutput: strings.TrimSpace(str("structuredOutput"))}, nil
+		StructuredOutput: strings.TrimSpace(str("structuredOutput")), Sandbox: peekSandbox(head["sandbox"])}, nil
+}
+
+// peekSandbox reads a sandbox: value leniently: what is not a mode or a
+// network switch is left out.
+func peekSandbox(v any) PeekSandbox {
+	var s PeekSandbox
+	mode := func(v any) {
+		if str, ok := v.(string); ok {
+			if m, err := sandbox.ParseMode(str); err == nil {
+				s.Mode = m
+			}
+		}
+	}
+	switch v := v.(type) {
+	case string:
+		mode(v)
+	case map[string]any:
+		mode(v["mode"])
+		switch n := v["network"].(type) {
+		case bool:
+			s.Network = sandbox.OnOff(n)
+		case string:
+			if on, err := sandbox.ParseNetwork(n); err == nil {
+				s.Network = sandbox.OnOff(on)
+			}
+		}
+	}
+	return s
 }
 
 // OutputSchema loads the schema p.StructuredOutput names, as the agent

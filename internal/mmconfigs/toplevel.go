@@ -83,4 +83,5 @@ var topKeys = keyTable[*topLevel]{
 		return err
 	}},
 	{"persist", func(t *topLevel, _, v *yaml.Node) error { return decodeScalar(v, &t.c.Persist, "true or false") }},
+	{"sandbox", func(t *topLevel, _, v *yaml.Node) error { return t.c.parseSandbox(v) }},
 }

@@ -46,7 +46,8 @@ func (s *Session) agentOptions(name string, a mmconfigs.Agent) agentproc.Options
 // remote is what an mm over ssh must be told on its command line.
 func (s *Session) remote(name string, a mmconfigs.Agent) agentproc.Remote {
 	return agentproc.Remote{Host: a.Host, SSHArgs: a.SSHArgs, MM: a.MM, Config: a.Config, Cwd: a.Cwd,
-		Depth: s.depth + 1, MaxDepth: s.maxDepth, Chain: s.childChain(name), NoSave: !s.history.saved()}
+		Depth: s.depth + 1, MaxDepth: s.maxDepth, Chain: s.childChain(name), NoSave: !s.history.saved(),
+		Ceiling: s.ceiling(true)}
 }
 
 // sameProgram reports whether program (a path, or a name looked up in

@@ -260,6 +260,9 @@ func (s *Session) childEnv(name, config string) []string {
 	env = withEnv(env, "MM_ASKED_DEPTH", strconv.Itoa(s.depth+1))
 	env = withEnv(env, "MM_ASK_MAX_DEPTH", strconv.Itoa(s.maxDepth))
 	env = withEnv(env, "MM_ASK_CHAIN", s.childChain(name))
+	if c := s.ceiling(false); c != "" {
+		env = withEnv(env, ceilingEnv, c)
+	}
 	// What an asked agent is told is this session's: it is saved when
 	// this session is, and not when it is not (over ssh, see remote).
 	if s.history.saved() {

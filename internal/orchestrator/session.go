@@ -14,6 +14,7 @@ import (
 	"github.com/mm-agent/mm/internal/llm/models"
 	"github.com/mm-agent/mm/internal/llm/openai"
 	"github.com/mm-agent/mm/internal/mmconfigs"
+	"github.com/mm-agent/mm/internal/sandbox"
 	"github.com/mm-agent/mm/internal/skills"
 	"github.com/mm-agent/mm/internal/tools"
 )
@@ -30,6 +31,9 @@ type Options struct {
 	Model string
 	// Yolo turns consent off (--yolo); it cannot turn it on.
 	Yolo bool
+	// Sandbox and Network are --sandbox and --network, over the file's
+	// sandbox: key; "" when the command line says nothing.
+	Sandbox, Network string
 	Sink Sink
 	// NoModel is set when the session only hands off (mm --ask): a missing
 	// model is then no error.
@@ -71,7 +75,29 @@ func (o Options) Running() mmconfigs.Running {
 	if o.Model != "" {
 		run.Model = o.Model
 	}
+	if spec, err := o.sandboxSpec(); err == nil {
+		run.Sandbox = spec.Status(sandbox.Probe())
+	}
 	return run
+}
+
+// sandboxSpec is the sandbox a session of o runs under: --sandbox and
+// --network over the file's sandbox:, tightened by the ceiling of the
+// agent that asked this one (MM_SANDBOX_CEILING).
+func (o Options) sandboxSpec() (sandbox.Spec, error) {
+	spec, err := o.Config.SandboxSpec(o.Sandbox, o.Network)
+	if err != nil {
+		return spec, err
+	}
+	spec.Cwd = o.Cwd
+	if v := envMap(o.Environ)[ceilingEnv]; v != "" {
+		c, err := sandbox.ParseCeiling(v)
+		if err != nil {
+			return spec, fmt.Errorf("%s=%q: %v (an asking mm sets it for the agents it starts): unset it", ceilingEnv, v, err)
+		}
+		spec = spec.Tighten(&c)
+	}
+	return spec, nil
 }
 
 // Session is one conversation with an agent: its history, its consent
@@ -86,7 +112,10 @@ type Session struct {
 	// loadAsked asks, once, whether the server has the model loaded.
 	loadAsked sync.Once
 	yolo      bool
-	sink      Sink
+	// sandbox bounds what the tools touch; nil only for a Session made
+	// without New (tests).
+	sandbox *sandbox.Policy
+	sink    Sink
 	hooks     *hooks.Engine
 	tools     map[string]tools.Tool
 	order     []string
@@ -165,6 +194,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	run := opts.Running()
 	s.ref, s.yolo = run.Model, run.Yolo
+	if err := s.openSandbox(opts); err != nil {
+		return nil, err
+	}
 	path := cfg.Path
 	if path == "" {
 		path = "(no configuration file)"
@@ -287,7 +319,7 @@ func (s *Session) place() openai.Place {
 
 // Close stops the asked agents and the MCP servers the session started.
 func (s *Session) Close() error {
-	return errors.Join(s.asks.closeAll(), s.closeMCP())
+	return errors.Join(s.asks.closeAll(), s.closeMCP(), s.sandbox.Close())
 }
 
 // Model is the session's model reference.
@@ -295,7 +327,9 @@ func (s *Session) Model() string { return s.ref }
 
 // Running is what the session runs with (Options.Running): what its banner
 // shows.
-func (s *Session) Running() mmconfigs.Running { return mmconfigs.Running{Model: s.ref, Yolo: s.yolo} }
+func (s *Session) Running() mmconfigs.Running {
+	return mmconfigs.Running{Model: s.ref, Yolo: s.yolo, Sandbox: s.sandbox.Status()}
+}
 
 // Tools are the names of the tools the model is offered, in their order.
 func (s *Session) Tools() []string { return append([]string(nil), s.order...) }

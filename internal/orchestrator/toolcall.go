@@ -100,7 +100,7 @@ func (t *turn) toolCall(ctx context.Context, call llm.ToolCall) (string, ToolSta
 	}
 	pre := s.hooks.PreToolCall(ctx, hooks.ToolCall{ID: call.ID, Name: call.Name, Input: input}, t.observe)
 	c := &callInfo{id: call.ID, name: call.Name, input: pre.Input}
-	env := tools.Env{Cwd: s.cwd, Environ: tracing.Environ(ctx, s.environ)}
+	env := tools.Env{Cwd: s.cwd, Environ: tracing.Environ(ctx, s.environ), Sandbox: s.sandbox}
 	target := askTarget(c.input)
 	if !asks {
 		target = tools.TargetOf(tool, env, c.input)

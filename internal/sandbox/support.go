@@ -25,14 +25,23 @@ func (s Support) Net() bool { return s.ABI >= netABI }
 
 // Status is the sandbox as it is in force, for the banner and mm check:
 // "sandbox: workspace, network off". A mode the kernel cannot enforce for
-// commands is not shown as in force.
+// commands is not shown as in force. A nil policy says nothing.
 func (p *Policy) Status() string {
-	mode := string(p.Mode())
-	if p.Mode() != Off && !p.support.Files() {
+	if p == nil {
+		return ""
+	}
+	return Spec{Mode: p.mode, Network: p.network}.Status(p.support)
+}
+
+// Status is what Policy.Status says of a policy made from s on a system
+// with support.
+func (s Spec) Status(support Support) string {
+	mode := string(s.Mode)
+	if s.Mode != Off && !support.Files() {
 		mode += " for write_file and edit_file only"
 	}
 	network := "on"
-	if !p.Network() && p.support.Net() {
+	if !s.Network && support.Net() {
 		network = "off"
 	}
 	return fmt.Sprintf("sandbox: %s, network %s", mode, network)

@@ -116,16 +116,18 @@ func runShell(ctx context.Context, env Env, command string, timeout time.Duratio
 	}
 	cmd := exec.CommandContext(runCtx, shell, "-c", command)
 	cmd.Dir = env.Cwd
-	cmd.Env = env.Environ
+	cmd.Env = env.Sandbox.Environ(env.Environ)
 	cmd.Stdout = pw
 	cmd.Stderr = pw
 	cmd.Cancel = proc.CancelGroup(cmd)
 	cmd.WaitDelay = bashDrainGrace
-	if err := proc.Start(cmd); err != nil {
+	release, err := env.Sandbox.Start(cmd)
+	if err != nil {
 		pr.Close()
 		pw.Close()
 		return failure("bash", "start %s: %v", shell, err)
 	}
+	defer release()
 	pw.Close()
 
 	out := newCappedBuffer(outputCap)
@@ -168,6 +170,9 @@ func runShell(ctx context.Context, env Env, command string, timeout time.Duratio
 			note(fmt.Sprintf("[%v]", exitErr))
 		} else {
 			note(fmt.Sprintf("[%v]", waitErr))
+		}
+		if why := env.Sandbox.Explain(out.String()); why != "" {
+			note(why)
 		}
 		res.IsError = true
 	}

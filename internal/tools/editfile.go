@@ -83,6 +83,9 @@ func (editFileTool) Plan(env Env, input json.RawMessage) (Call, error) {
 		return Call{}, err
 	}
 	path := in.path
+	if err := env.Sandbox.CheckWrite(in.abs); err != nil {
+		return Call{}, refuse(failure("edit_file", "%v", err))
+	}
 	data, err := regularfile.ReadFile(in.abs, editMaxBytes, "edit_file")
 	var tl *regularfile.TooLargeError
 	if errors.As(err, &tl) {
@@ -117,7 +120,7 @@ func (editFileTool) Plan(env Env, input json.RawMessage) (Call, error) {
 		if !was.same(in.abs) {
 			return changedSince("edit_file", path)
 		}
-		if err := writeAtomic(in.abs, edited, 0o644); err != nil {
+		if err := env.Sandbox.Do(func() error { return writeAtomic(in.abs, edited, 0o644) }); err != nil {
 			return fileError("edit_file", path, err)
 		}
 		return Result{Output: fmt.Sprintf("replaced %s in %s", Plural(count, "occurrence"), path)}

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 
 	"github.com/mm-agent/mm/internal/llm"
+	"github.com/mm-agent/mm/internal/sandbox"
 )
 
 // Env is what a tool may know of the session that calls it.
@@ -23,6 +24,9 @@ type Env struct {
 	// Environ is the environment of any process the tool starts
 	// (mm's own plus MM_BIN and MM_CONFIG).
 	Environ []string
+	// Sandbox bounds where bash's commands and the file tools write, and
+	// whether the commands use TCP; nil bounds nothing.
+	Sandbox *sandbox.Policy
 }
 
 // Result is a tool's output as the model reads it.

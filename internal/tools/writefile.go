@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mm-agent/mm/internal/llm"
+	"github.com/mm-agent/mm/internal/sandbox"
 )
 
 // writeFileTool creates or replaces a file.
@@ -44,8 +45,11 @@ func (writeFileTool) Plan(env Env, input json.RawMessage) (Call, error) {
 	if err != nil {
 		return Call{}, err
 	}
+	if err := env.Sandbox.CheckWrite(in.abs); err != nil {
+		return Call{}, refuse(failure("write_file", "%v", err))
+	}
 	was := seeFile(in.abs, writeCompareMax)
-	c := ran(Target{Subject: in.shown, Path: in.abs}, func(context.Context) Result { return writeWhole(in, was) })
+	c := ran(Target{Subject: in.shown, Path: in.abs}, func(context.Context) Result { return writeWhole(env.Sandbox, in, was) })
 	c.Change = was.change(in.abs, in.content)
 	return c, nil
 }
@@ -68,8 +72,9 @@ func decodeWrite(env Env, input json.RawMessage) (writeInput, error) {
 	return in, nil
 }
 
-// writeWhole writes the file, if it is still as was saw it.
-func writeWhole(in writeInput, was fileSeen) Result {
+// writeWhole writes the file, if it is still as was saw it, from a thread
+// box confines.
+func writeWhole(box *sandbox.Policy, in writeInput, was fileSeen) Result {
 	if !was.same(in.abs) {
 		return changedSince("write_file", in.path)
 	}
@@ -77,10 +82,13 @@ func writeWhole(in writeInput, was fileSeen) Result {
 	if was.absent {
 		verb = "created"
 	}
-	if err := os.MkdirAll(filepath.Dir(in.abs), 0o755); err != nil {
-		return fileError("write_file", in.path, err)
-	}
-	if err := writeAtomic(in.abs, []byte(in.content), 0o644); err != nil {
+	err := box.Do(func() error {
+		if err := os.MkdirAll(filepath.Dir(in.abs), 0o755); err != nil {
+			return err
+		}
+		return writeAtomic(in.abs, []byte(in.content), 0o644)
+	})
+	if err != nil {
 		return fileError("write_file", in.path, err)
 	}
 	return Result{Output: fmt.Sprintf("%s %s (%s)", verb, in.path, Plural(len(in.content), "byte"))}

@@ -31,24 +31,24 @@ var bannerCases = []struct {
 	// configuration asks by file, started without the flags.
 	asked string
 }{
-	{"the file", "", nil, nil, "config: agent.yaml | model: echo/file | yolo: off", ""},
-	{"--yolo", "", nil, []string{"--yolo"}, "config: agent.yaml | model: echo/file | yolo: on", ""},
-	{"--model", "", nil, []string{"--model", "echo/flag"}, "config: agent.yaml | model: echo/flag | yolo: off", ""},
-	{"$MM_MODEL under model:", "", []string{"MM_MODEL=echo/env"}, nil, "config: agent.yaml | model: echo/file | yolo: off", ""},
-	{"$MM_MODEL without model:", "", []string{"MM_MODEL=echo/env"}, []string{"--config", "plain.yaml"}, "config: plain.yaml | model: echo/env | yolo: off", ""},
-	{"--config", "", nil, []string{"--config", "yolo.yaml"}, "config: yolo.yaml | model: echo/yolo | agents: expert | yolo: on", askedBanner},
-	{"-c", "", nil, []string{"-c", "yolo.yaml"}, "config: yolo.yaml | model: echo/yolo | agents: expert | yolo: on", askedBanner},
-	{"$MM_CONFIG", "", []string{"MM_CONFIG=yolo.yaml"}, nil, "config: yolo.yaml | model: echo/yolo | agents: expert | yolo: on", askedBanner},
-	{"--config over $MM_CONFIG", "", []string{"MM_CONFIG=yolo.yaml"}, []string{"--config", "agent.yaml"}, "config: agent.yaml | model: echo/file | yolo: off", ""},
-	{"--model over yolo.yaml", "", nil, []string{"-c", "yolo.yaml", "--model", "echo/flag"}, "config: yolo.yaml | model: echo/flag | agents: expert | yolo: on", askedBanner},
-	{"no file, $MM_MODEL", "empty", []string{"MM_MODEL=echo/env"}, nil, "model: echo/env | yolo: off", ""},
-	{"no file, --yolo --model", "empty", []string{"MM_MODEL=echo/env"}, []string{"--yolo", "--model", "echo/flag"}, "model: echo/flag | yolo: on", ""},
-	{"--yolo with hooks", "hooked", nil, []string{"--yolo"}, "config: agent.yaml | model: echo/hooked | yolo: on | hooks: preGeneration×1", ""},
+	{"the file", "", nil, nil, "config: agent.yaml | model: echo/file | sandbox: workspace, network on | yolo: off", ""},
+	{"--yolo", "", nil, []string{"--yolo"}, "config: agent.yaml | model: echo/file | sandbox: workspace, network on | yolo: on", ""},
+	{"--model", "", nil, []string{"--model", "echo/flag"}, "config: agent.yaml | model: echo/flag | sandbox: workspace, network on | yolo: off", ""},
+	{"$MM_MODEL under model:", "", []string{"MM_MODEL=echo/env"}, nil, "config: agent.yaml | model: echo/file | sandbox: workspace, network on | yolo: off", ""},
+	{"$MM_MODEL without model:", "", []string{"MM_MODEL=echo/env"}, []string{"--config", "plain.yaml"}, "config: plain.yaml | model: echo/env | sandbox: workspace, network on | yolo: off", ""},
+	{"--config", "", nil, []string{"--config", "yolo.yaml"}, "config: yolo.yaml | model: echo/yolo | agents: expert | sandbox: workspace, network on | yolo: on", askedBanner},
+	{"-c", "", nil, []string{"-c", "yolo.yaml"}, "config: yolo.yaml | model: echo/yolo | agents: expert | sandbox: workspace, network on | yolo: on", askedBanner},
+	{"$MM_CONFIG", "", []string{"MM_CONFIG=yolo.yaml"}, nil, "config: yolo.yaml | model: echo/yolo | agents: expert | sandbox: workspace, network on | yolo: on", askedBanner},
+	{"--config over $MM_CONFIG", "", []string{"MM_CONFIG=yolo.yaml"}, []string{"--config", "agent.yaml"}, "config: agent.yaml | model: echo/file | sandbox: workspace, network on | yolo: off", ""},
+	{"--model over yolo.yaml", "", nil, []string{"-c", "yolo.yaml", "--model", "echo/flag"}, "config: yolo.yaml | model: echo/flag | agents: expert | sandbox: workspace, network on | yolo: on", askedBanner},
+	{"no file, $MM_MODEL", "empty", []string{"MM_MODEL=echo/env"}, nil, "model: echo/env | sandbox: workspace, network on | yolo: off", ""},
+	{"no file, --yolo --model", "empty", []string{"MM_MODEL=echo/env"}, []string{"--yolo", "--model", "echo/flag"}, "model: echo/flag | sandbox: workspace, network on | yolo: on", ""},
+	{"--yolo with hooks", "hooked", nil, []string{"--yolo"}, "config: agent.yaml | model: echo/hooked | sandbox: workspace, network on | yolo: on | hooks: preGeneration×1", ""},
 }
 
 // askedBanner is the banner of yolo.yaml's expert in mm check: its own
 // file's model and yolo, whatever the flags.
-const askedBanner = "config: agent.yaml | model: echo/file | yolo: off"
+const askedBanner = "config: agent.yaml | model: echo/file | sandbox: workspace, network on | yolo: off"
 
 // bannerEnv is env as a map, with PATH.
 func bannerEnv(env []string) map[string]string {
@@ -125,7 +125,7 @@ func TestCheckChecksTheModelThatRuns(t *testing.T) {
 	writeFiles(t, root, bannerFiles)
 	s, out, errOut := testStreams(root, "", bannerEnv(nil))
 	code := runWith(context.Background(), nil, s, []string{"check", "--model", "bogus/x"})
-	wantOut := versionLine() + " | config: agent.yaml | model: bogus/x | yolo: off\n"
+	wantOut := versionLine() + " | config: agent.yaml | model: bogus/x | sandbox: workspace, network on | yolo: off\n"
 	const wantErr = `[config error: agent.yaml: model "bogus/x": unknown provider "bogus" (known: echo, llamacpp, llmman, lmstudio, ollama, openai, script)]` + "\n"
 	if code != 1 || out.String() != wantOut || errOut.String() != wantErr {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1, stdout %q, stderr %q", code, out, errOut, wantOut, wantErr)

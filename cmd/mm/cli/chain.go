@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mm-agent/mm/internal/mmconfigs"
+	"github.com/mm-agent/mm/internal/sandbox"
 )
 
 // apply checks the chain flags and returns s with what they say in its
@@ -28,6 +29,12 @@ func (c chainFlags) apply(s *streams, cwd string, acp bool) (*streams, error) {
 	}
 	if c.askChain != "" {
 		set["MM_ASK_CHAIN"] = c.askChain
+	}
+	if c.sandboxCeiling != "" {
+		if _, err := sandbox.ParseCeiling(c.sandboxCeiling); err != nil {
+			return s, fmt.Errorf("--sandbox-ceiling %q: %v", c.sandboxCeiling, err)
+		}
+		set["MM_SANDBOX_CEILING"] = c.sandboxCeiling
 	}
 	if c.sessionCwd != "" && !acp {
 		return s, errors.New("--session-cwd works with -acp only")

@@ -143,9 +143,9 @@ func TestCheckLlamaCppSlots(t *testing.T) {
 				}
 			}
 			out, errOut, code := mmAt(t, dir, "", "", "check", "--config", "agent.yaml")
-			want := "mm devel | config: agent.yaml | model: llamacpp/test | agents: expert | yolo: off\n" +
+			want := "mm devel | config: agent.yaml | model: llamacpp/test | agents: expert | sandbox: workspace, network on | yolo: off\n" +
 				strings.ReplaceAll(tc.want, "URL", strings.TrimSuffix(url, "/v1")) +
-				"mm devel | config: expert.yaml | model: llamacpp/test | yolo: off\n"
+				"mm devel | config: expert.yaml | model: llamacpp/test | sandbox: workspace, network on | yolo: off\n"
 			if out != want || code != 0 {
 				t.Errorf("mm check: exit %d, stdout\n%s\nwant\n%s\nstderr %q", code, out, want, errOut)
 			}

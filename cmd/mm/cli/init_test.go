@@ -197,12 +197,12 @@ func TestInitShowsModelIdsVisibly(t *testing.T) {
 		{"no terminal", false, "", "ollama/two\nlines",
 			"wrote agent.yaml (model: ollama/two\\nlines) and agent.expert.yaml\nnext: mm check, then mm, mm -p \"question\" or mm --ask expert \"question\"\n",
 			"mm init: using ollama/two\\nlines, the first of 2 model(s) found (choose another with --model)\n",
-			" | config: agent.yaml | model: ollama/two\\nlines | agents: expert | yolo: off | hooks: preToolCall×1\n"},
+			" | config: agent.yaml | model: ollama/two\\nlines | agents: expert | sandbox: workspace, network on | yolo: off | hooks: preToolCall×1\n"},
 		{"picked on a terminal", true, "2\n", "ollama/red\x1b[31m",
 			"Models on the local servers:\n  1. ollama/two\\nlines\n  2. ollama/red\\x1b[31m\nWhich model? [1]: " +
 				"wrote agent.yaml (model: ollama/red\\x1b[31m) and agent.expert.yaml\nnext: mm check, then mm, mm -p \"question\" or mm --ask expert \"question\"\n",
 			"",
-			" | config: agent.yaml | model: ollama/red\\x1b[31m | agents: expert | yolo: off | hooks: preToolCall×1\n"},
+			" | config: agent.yaml | model: ollama/red\\x1b[31m | agents: expert | sandbox: workspace, network on | yolo: off | hooks: preToolCall×1\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -52,7 +52,7 @@ func TestLineModeUnknownCommandTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	term := startTerminal(t, dir, "--model", "echo/other")
-	term.waitFor("mm devel | config: agent.yaml | model: echo/other | yolo: off")
+	term.waitFor("mm devel | config: agent.yaml | model: echo/other | sandbox: workspace, network on | yolo: off")
 	term.waitFor("› ")
 	term.send("/hlep\r")
 	term.waitFor("mm: unknown command /hlep (known: /ask, /mcp, ")

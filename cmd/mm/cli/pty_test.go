@@ -151,7 +151,7 @@ func TestLineModeTerminal(t *testing.T) {
 	}
 	writeFiles(t, dir, files)
 	term := startTerminal(t, dir)
-	term.waitFor("mm devel | config: agent.yaml | model: script/script.yaml | yolo: off")
+	term.waitFor("mm devel | config: agent.yaml | model: script/script.yaml | sandbox: workspace, network on | yolo: off")
 	term.waitFor("› ")
 	term.send("hello\r")
 	term.waitFor("🤖 quick: hello")

@@ -33,8 +33,10 @@ type flags struct {
 	config         string
 	model          string
 	yolo           bool
-	version        bool
-	outputFormat   string
+	// sandbox and network are --sandbox and --network: "" when not given.
+	sandbox, network string
+	version          bool
+	outputFormat     string
 	// cont, resume and noSave are --continue, --resume and --no-save;
 	// resuming says --resume was given, even as "": an empty id is refused
 	// as a blank one is, never taken for a new session.
@@ -53,6 +55,8 @@ type flags struct {
 // started on the same machine, and the folder its sessions work in.
 type chainFlags struct {
 	askedDepth, askMaxDepth, askChain, sessionCwd string
+	// sandboxCeiling is MM_SANDBOX_CEILING: the asker's sandbox.
+	sandboxCeiling string
 }
 
 // exitCode carries a command's exit status through cobra.
@@ -103,6 +107,8 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	fl.BoolVar(&f.cont, "continue", false, "go on with the session you last used in this folder")
 	fl.StringVar(&f.resume, "resume", "", "go on with the saved session `id` (a unique start of it is enough; mm sessions lists them)")
 	fl.BoolVar(&f.noSave, "no-save", false, "do not save this session (as persist: false)")
+	fl.StringVar(&f.sandbox, "sandbox", "", "what the tools may write: off, workspace or read-only (as sandbox:; default workspace)")
+	fl.StringVar(&f.network, "network", "", "whether the tools' commands may use TCP: on or off (as sandbox.network:; default on)")
 	for _, h := range []struct {
 		p          *string
 		name, help string
@@ -111,6 +117,7 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 		{&f.chain.askMaxDepth, "ask-max-depth", "the chain's limit (MM_ASK_MAX_DEPTH)"},
 		{&f.chain.askChain, "ask-chain", "the chain of agents that asked this one (MM_ASK_CHAIN)"},
 		{&f.chain.sessionCwd, "session-cwd", "with -acp: every session's folder, whatever session/new says"},
+		{&f.chain.sandboxCeiling, "sandbox-ceiling", "the loosest sandbox this agent may run under: its asker's (MM_SANDBOX_CEILING)"},
 	} {
 		fl.StringVar(h.p, h.name, "", h.help)
 		_ = fl.MarkHidden(h.name) // for an mm that asks over ssh, not for people
@@ -180,11 +187,11 @@ func readConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, error) {
 
 // sessionOptions are the options every session mm starts from its command
 // line shares: the environment its processes inherit (the session adds
-// MM_BIN and MM_CONFIG), --model and --yolo. cfg may be nil, for sessions
+// MM_BIN and MM_CONFIG), --model, --yolo, --sandbox and --network. cfg may be nil, for sessions
 // that each load their own (mm -acp without a configuration).
 func sessionOptions(f *flags, s *streams, cfg *mmconfigs.Config, cwd string) orchestrator.Options {
 	return orchestrator.Options{Config: cfg, Cwd: cwd, Environ: s.Environ(), Model: f.model, Yolo: f.yolo,
-		StartMCP: mcptools.Start, ConnectA2A: connectA2A}
+		Sandbox: f.sandbox, Network: f.network, StartMCP: mcptools.Start, ConnectA2A: connectA2A}
 }
 
 // validate is the output format the flags give, or a usage error: two
@@ -204,6 +211,9 @@ func (f *flags) validate() (line.OutputFormat, error) {
 		return "", errors.New("give one of --continue and --resume")
 	case (f.cont || f.resuming) && f.acp:
 		return "", errResumeACP
+	}
+	if _, err := (*mmconfigs.Config)(nil).SandboxSpec(f.sandbox, f.network); err != nil {
+		return "", err
 	}
 	format, err := line.ParseOutputFormat(f.outputFormat)
 	if err == nil && format != line.FormatText && !f.print && f.ask == "" && f.askWithContext == "" {

@@ -158,7 +158,7 @@ func TestGetwdFailsInJSON(t *testing.T) {
 // stdin and answers on the injected stdout.
 func TestLineModeInProcess(t *testing.T) {
 	code, stdout, stderr := runInProcess(t, echoConfig, "hello there\n")
-	if want := versionLine() + " | config: agent.yaml | model: echo/test | agents: expert | yolo: off\n🤖 hello there\n⚙ 0 command(s)\n"; code != 0 || stderr != "" || stdout != want {
+	if want := versionLine() + " | config: agent.yaml | model: echo/test | agents: expert | sandbox: workspace, network on | yolo: off\n🤖 hello there\n⚙ 0 command(s)\n"; code != 0 || stderr != "" || stdout != want {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

@@ -69,7 +69,7 @@ esac
 `,
 	}
 	writeFiles(t, dir, files)
-	const banner = "mm devel | config: agent.yaml | model: script/script.yaml | yolo: off | hooks: preGeneration×1 preToolCall×1"
+	const banner = "mm devel | config: agent.yaml | model: script/script.yaml | sandbox: workspace, network on | yolo: off | hooks: preGeneration×1 preToolCall×1"
 	term := startTerminal(t, dir, "-tui")
 	term.waitFor("\x1b[?1049h")
 	term.waitFor(banner)
