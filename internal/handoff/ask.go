@@ -35,4 +35,20 @@ type Ask struct {
 	Depth       int    `json:"depth"`
 	Prompt      string `json:"prompt"`
 	Transcript  string `json:"transcript,omitempty"`
+	// Sandbox is the sandbox the asked agent runs under at least (an
+	// addition to the hooks reference, docs/reference/hooks.md): last, so
+	// that the reference's fields keep their order.
+	Sandbox *Sandbox `json:"sandbox,omitempty"`
 }
+
+// Sandbox is an asked agent's sandbox as hooks read it: the mode
+// (sandbox.Mode's names, or SandboxOutside) and the network switch, "on"
+// or "off" (absent for an agent outside).
+type Sandbox struct {
+	Mode    string `json:"mode"`
+	Network string `json:"network,omitempty"`
+}
+
+// SandboxOutside is the mode of an agent mm cannot confine: one by command
+// that is not an mm, or one served over A2A.
+const SandboxOutside = "outside"

@@ -180,12 +180,14 @@ func (h *handOff) resolve() (handoff.Ask, bool) {
 		Depth:       s.depth,
 		Prompt:      h.question,
 	}
+	var peek mmconfigs.Peek
 	if agent.Kind == mmconfigs.AgentFile {
 		// Best effort: a file that cannot be read says so when the agent
 		// starts.
-		peek, _ := mmconfigs.PeekAgent(agent.Config)
+		peek, _ = mmconfigs.PeekAgent(agent.Config)
 		ask.AgentModel = peek.Model
 	}
+	ask.Sandbox = s.askSandbox(agent, peek)
 	ask.AgentCommand, ask.AgentHost, ask.AgentURL = describeAgent(agent, s.expander())
 	if h.withContext {
 		ask.Transcript = h.transcript

@@ -27,7 +27,7 @@ func (t *turn) askCall(ctx context.Context, c *callInfo, hookAllowed bool) (stri
 	in, err := decodeAsk(c.input, t.s.History)
 	if err == nil {
 		req := c.consentRequest()
-		req.Detail, req.Question, req.Along = in.agent, in.question, in.along()
+		req.Detail, req.Question, req.Along = in.agent, in.question, t.s.alongAsk(in)
 		if refusal := t.s.consent(ctx, req, hookAllowed); refusal != "" {
 			return t.callRefused(c, "person", refusal)
 		}
@@ -139,6 +139,22 @@ func (in askInput) along() string {
 		return ""
 	}
 	return fmt.Sprintf("the conversation so far goes along: %s, %s", tools.Plural(in.messages, "message"), tools.Plural(utf8.RuneCountInString(in.transcript), "character"))
+}
+
+// alongAsk is what the consent question of an ask_agent call says besides
+// the question: what goes along, and that the agent runs outside the
+// sandbox this session's tools are kept in, when it does.
+func (s *Session) alongAsk(in askInput) string {
+	parts := []string{}
+	if a := in.along(); a != "" {
+		parts = append(parts, a)
+	}
+	if agent, ok := s.cfg.Agents[in.agent]; ok && s.sandbox.Confines() {
+		if sb := s.askSandbox(agent, mmconfigs.Peek{}); sb.Mode == handoff.SandboxOutside {
+			parts = append(parts, in.agent+" runs outside mm's sandbox")
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // maxSchemaShown bounds the schema of a structuredOutput agent that

@@ -1,6 +1,9 @@
 package orchestrator
 
 import (
+	"fmt"
+
+	"github.com/mm-agent/mm/internal/handoff"
 	"github.com/mm-agent/mm/internal/mmconfigs"
 	"github.com/mm-agent/mm/internal/sandbox"
 )
@@ -47,4 +50,74 @@ func (s *Session) ceiling(remote bool) string {
 		c = c.Remote()
 	}
 	return c.Encode()
+}
+
+// askSandbox is the sandbox the asked agent a runs under at least, as the
+// preAsk and postAsk hooks read it: for an mm by file, its own sandbox:
+// (peek) tightened by this session's; for an mm over ssh or by command,
+// this session's, which its own file may tighten; outside for any other
+// agent, which mm cannot confine.
+func (s *Session) askSandbox(a mmconfigs.Agent, peek mmconfigs.Peek) *handoff.Sandbox {
+	own := sandbox.Spec{Mode: sandbox.Off, Network: true}
+	switch a.Kind {
+	case mmconfigs.AgentFile:
+		own.Mode = sandbox.DefaultMode
+		if peek.Sandbox.Mode != "" {
+			own.Mode = peek.Sandbox.Mode
+		}
+		own.Network = peek.Sandbox.Network != "off"
+	case mmconfigs.AgentSSH:
+	case mmconfigs.AgentCommand:
+		if !sameProgram(agentCommand(a, s.expander())[0], s.bin) {
+			return &handoff.Sandbox{Mode: handoff.SandboxOutside}
+		}
+	default:
+		return &handoff.Sandbox{Mode: handoff.SandboxOutside}
+	}
+	c := s.sandbox.Ceiling()
+	got := own.Tighten(&c)
+	return &handoff.Sandbox{Mode: string(got.Mode), Network: sandbox.OnOff(got.Network)}
+}
+
+// SandboxCeiling is the ceiling a session of o hands the agents it asks,
+// without the folders (mm check shows the modes): "" when it bounds
+// nothing, else what MM_SANDBOX_CEILING holds.
+func (o Options) SandboxCeiling() string {
+	spec, err := o.sandboxSpec()
+	if err != nil || (spec.Mode == sandbox.Off && spec.Network) {
+		return ""
+	}
+	return sandbox.Ceiling{Mode: spec.Mode, Network: spec.Network}.Encode()
+}
+
+// SandboxTightened says, for mm check, how the asker's ceiling changed
+// the sandbox of a session of o: "" when it did not, else a line such as
+// "sandbox: off in the file; it runs workspace, network on, as its asker".
+func (o Options) SandboxTightened() string {
+	own, err := o.Config.SandboxSpec(o.Sandbox, o.Network)
+	if err != nil {
+		return ""
+	}
+	got, err := o.sandboxSpec()
+	if err != nil || (got.Mode == own.Mode && got.Network == own.Network) {
+		return ""
+	}
+	return fmt.Sprintf("sandbox: %s, network %s in its file; it runs %s, network %s, as the agent that asks it",
+		own.Mode, sandbox.OnOff(own.Network), got.Mode, sandbox.OnOff(got.Network))
+}
+
+// OutsideSandbox says whether the agent a runs outside the sandbox of a
+// session of o while that sandbox bounds something: an agent by command
+// that is not an mm, or one over A2A.
+func (o Options) OutsideSandbox(a mmconfigs.Agent, bin string) bool {
+	if o.SandboxCeiling() == "" {
+		return false
+	}
+	switch a.Kind {
+	case mmconfigs.AgentA2A:
+		return true
+	case mmconfigs.AgentCommand:
+		return len(a.Command) > 0 && !sameProgram(a.Command[0], bin)
+	}
+	return false
 }

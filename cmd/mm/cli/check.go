@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -46,12 +47,18 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 			}
 			mcpOK, hooksOK, skillsOK, agentsOK, modelOK := true, true, true, true, true
 			root := true
+			var ceiling []string
+			bin, _ := os.Executable()
 			ok := mmconfigs.Walk(path, cwd, s.Getenv, schemacheck.Compile, func(p string, c *mmconfigs.Config, err error) {
 				// The flags' configuration runs with them (--model,
-				// --yolo); an agent it asks by file is started with none.
-				o := orchestrator.Options{Config: c}
+				// --yolo, --sandbox, --network); an agent it asks by file
+				// is started with none, under the sandbox it hands down.
+				o := orchestrator.Options{Config: c, Cwd: cwd, Environ: ceiling}
 				if root {
 					o, root = sessionOptions(f, s, c, cwd), false
+					if c := o.SandboxCeiling(); c != "" {
+						ceiling = []string{"MM_SANDBOX_CEILING=" + c}
+					}
 				}
 				if err != nil {
 					frontend.ReportError(errOut, err)
@@ -59,6 +66,9 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				}
 				set, problems := checkSkills(c, cwd, s.Getenv)
 				fmt.Fprintln(out, bannerLine(c, cwd, o.Running(), set.Banner()))
+				if line := o.SandboxTightened(); line != "" {
+					fmt.Fprintf(out, "  %s\n", line)
+				}
 				for _, problem := range problems {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, frontend.Visible(problem))
 					skillsOK = false
@@ -104,6 +114,9 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					did := "answered initialize"
 					if st.Kind == "a2a" {
 						did = "served its agent card"
+					}
+					if o.OutsideSandbox(c.Agents[st.Name], bin) {
+						who += "; it runs outside mm's sandbox"
 					}
 					fmt.Fprintf(out, "  agent %s (%s): %s%s\n", st.Name, st.Kind, did, who)
 				}

@@ -96,6 +96,8 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	pf.StringVarP(&f.config, "config", "c", "", "configuration file (default $MM_CONFIG, else ./agent.yaml)")
 	pf.StringVar(&f.model, "model", "", "model reference <provider>/<model>, overriding model:")
 	pf.BoolVar(&f.yolo, "yolo", false, "run tool calls without asking for consent")
+	pf.StringVar(&f.sandbox, "sandbox", "", "what the tools may write: off, workspace or read-only (as sandbox:; default workspace)")
+	pf.StringVar(&f.network, "network", "", "whether the tools' commands may use TCP: on or off (as sandbox.network:; default on)")
 	fl := root.Flags()
 	fl.BoolVarP(&f.print, "print", "p", false, "answer one question (the arguments, or stdin) and exit")
 	fl.StringVar(&f.ask, "ask", "", "hand one question to the named agent and print its answer")
@@ -107,8 +109,6 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	fl.BoolVar(&f.cont, "continue", false, "go on with the session you last used in this folder")
 	fl.StringVar(&f.resume, "resume", "", "go on with the saved session `id` (a unique start of it is enough; mm sessions lists them)")
 	fl.BoolVar(&f.noSave, "no-save", false, "do not save this session (as persist: false)")
-	fl.StringVar(&f.sandbox, "sandbox", "", "what the tools may write: off, workspace or read-only (as sandbox:; default workspace)")
-	fl.StringVar(&f.network, "network", "", "whether the tools' commands may use TCP: on or off (as sandbox.network:; default on)")
 	for _, h := range []struct {
 		p          *string
 		name, help string
@@ -124,10 +124,15 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	}
 	// The subcommands start what a signal must stop once the signals are
 	// watched; the root command waits where its modes start (runRoot).
-	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if cmd != root {
 			end.wait()
+			// The root command checks its flags with its modes (validate).
+			if _, err := (*mmconfigs.Config)(nil).SandboxSpec(f.sandbox, f.network); err != nil {
+				return fmt.Errorf("%w (see %s --help)", err, cmd.CommandPath())
+			}
 		}
+		return nil
 	}
 	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f), serveCmd(&f, s, end), sessionsCmd(s))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

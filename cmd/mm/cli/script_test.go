@@ -37,6 +37,9 @@ var coverBuild bool
 var goEnv []string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(noLandlockEnv) != "" {
+		execWithoutLandlock() // the scripts' nolandlock: never returns
+	}
 	dir, err := os.MkdirTemp("", "mm-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -117,6 +120,9 @@ func TestScripts(t *testing.T) {
 // $EXAMPLES, $FAKEAGENT and $MMDIR (mm's folder).
 func setupScript(env *testscript.Env) error {
 	env.Setenv("PATH", filepath.Dir(mmBin)+string(os.PathListSeparator)+env.Getenv("PATH"))
+	if err := writeNoLandlock(filepath.Dir(mmBin)); err != nil {
+		return err
+	}
 	env.Setenv("MMDIR", filepath.Dir(mmBin))
 	env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
 	env.Setenv("HOME", env.WorkDir)
