@@ -125,17 +125,25 @@ func TestConsentNamesWhatRuns(t *testing.T) {
 func TestAskConsentSaysWhatGoesAlong(t *testing.T) {
 	dir := t.TempDir()
 	for _, tt := range []struct {
-		name, input, along string
+		name, agent, input, along string
 	}{
-		{"the question alone", `{"agent":"expert","question":"why?"}`, ""},
-		{"with the conversation", `{"agent":"expert","question":"why?","withContext":true}`,
+		{"the question alone", "expert", `{"agent":"expert","question":"why?"}`, ""},
+		{"with the conversation", "expert", `{"agent":"expert","question":"why?","withContext":true}`,
 			"the conversation so far goes along: 2 messages, 113 characters"},
+		// An agent mm cannot confine: the person knows before approving.
+		{"an agent by command", "gemini", `{"agent":"gemini","question":"why?"}`, "gemini runs outside mm's sandbox"},
+		{"an agent over A2A, with the conversation", "reviewer", `{"agent":"reviewer","question":"why?","withContext":true}`,
+			"the conversation so far goes along: 2 messages, 115 characters; reviewer runs outside mm's sandbox"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			sink := &recSink{answers: []ConsentAnswer{RejectOnce}}
 			m := &fakeModel{replies: []llm.Reply{{ToolCalls: []llm.ToolCall{call("c", "ask_agent", tt.input)}}, {Content: "ok"}}}
 			cfg := mmconfigs.Default(dir, func(string) string { return "" })
-			cfg.Agents = map[string]mmconfigs.Agent{"expert": fileAgent(filepath.Join(dir, "expert.yaml"))}
+			cfg.Agents = map[string]mmconfigs.Agent{
+				"expert":   fileAgent(filepath.Join(dir, "expert.yaml")),
+				"gemini":   {Kind: mmconfigs.AgentCommand, Command: []string{"gemini", "--acp"}},
+				"reviewer": {Kind: mmconfigs.AgentA2A, URL: "http://review.test/"},
+			}
 			s := newTestSession(t, cfg, m, sink)
 			if err := s.Prompt(context.Background(), "my password is hunter2"); err != nil {
 				t.Fatal(err)
@@ -143,8 +151,8 @@ func TestAskConsentSaysWhatGoesAlong(t *testing.T) {
 			if len(sink.reqs) != 1 {
 				t.Fatalf("asked %d questions, want 1", len(sink.reqs))
 			}
-			if r := sink.reqs[0]; r.Detail != "expert" || r.Question != "why?" || r.Along != tt.along {
-				t.Errorf("consent shows %q, %q, %q; want %q, %q, %q", r.Detail, r.Question, r.Along, "expert", "why?", tt.along)
+			if r := sink.reqs[0]; r.Detail != tt.agent || r.Question != "why?" || r.Along != tt.along {
+				t.Errorf("consent shows %q, %q, %q; want %q, %q, %q", r.Detail, r.Question, r.Along, tt.agent, "why?", tt.along)
 			}
 		})
 	}

@@ -34,7 +34,7 @@ type Options struct {
 	// Sandbox and Network are --sandbox and --network, over the file's
 	// sandbox: key; "" when the command line says nothing.
 	Sandbox, Network string
-	Sink Sink
+	Sink             Sink
 	// NoModel is set when the session only hands off (mm --ask): a missing
 	// model is then no error.
 	NoModel bool
@@ -116,9 +116,9 @@ type Session struct {
 	// without New (tests).
 	sandbox *sandbox.Policy
 	sink    Sink
-	hooks     *hooks.Engine
-	tools     map[string]tools.Tool
-	order     []string
+	hooks   *hooks.Engine
+	tools   map[string]tools.Tool
+	order   []string
 	// depth is this agent's own depth: 0 when a person started it.
 	depth int
 	// maxDepth bounds the chain: the configuration's maxAskDepth, or the

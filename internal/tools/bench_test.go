@@ -5,6 +5,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"github.com/mm-agent/mm/internal/sandbox"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,5 +47,35 @@ func BenchmarkEditFile(b *testing.B) {
 	for b.Loop() {
 		editFileTool{}.Run(context.Background(), env, in[i%2])
 		i++
+	}
+}
+
+// BenchmarkBashSandbox is a bash call confined by each sandbox against one
+// that is not: what the confined thread and the Landlock ruleset add to a
+// call (docs/explanation/performance.md, "The sandbox").
+func BenchmarkBashSandbox(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		spec sandbox.Spec
+	}{
+		{"off", sandbox.Spec{Mode: sandbox.Off, Network: true}},
+		{"workspace", sandbox.Spec{Mode: sandbox.Workspace, Network: true}},
+		{"workspace-network-off", sandbox.Spec{Mode: sandbox.Workspace, Network: false}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			bc.spec.Cwd = b.TempDir()
+			box, err := sandbox.Open(bc.spec)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer box.Close()
+			env := Env{Cwd: bc.spec.Cwd, Environ: os.Environ(), Sandbox: box}
+			input := json.RawMessage(`{"command": "true"}`)
+			for b.Loop() {
+				if res := (bashTool{}).Run(context.Background(), env, input); res.IsError {
+					b.Fatal(res.Output)
+				}
+			}
+		})
 	}
 }

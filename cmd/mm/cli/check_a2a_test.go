@@ -45,7 +45,7 @@ func TestCheckShowsACardVisibly(t *testing.T) {
 		t.Fatalf("mm check: %v\n%s", err, errb.String())
 	}
 	want := "mm devel | config: agent.yaml | model: echo/main | agents: odd | sandbox: workspace, network on | yolo: off\n" +
-		`  agent odd (a2a): served its agent card: \x1b]0;pwned\x07evil 1.0\n\x1b[1A\x1b[2K` + "\n"
+		`  agent odd (a2a): served its agent card: \x1b]0;pwned\x07evil 1.0\n\x1b[1A\x1b[2K; it runs outside mm's sandbox` + "\n"
 	if out.String() != want {
 		t.Errorf("mm check printed\n%s\nwant\n%s", out.String(), want)
 	}

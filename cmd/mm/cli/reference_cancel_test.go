@@ -94,7 +94,7 @@ func TestReferencePostHooksAfterSignal(t *testing.T) {
 		wantCode:   130,
 		wantStderr: said("[ask: cancelled]\n"),
 		wantPost: `{"event":"postAsk","cwd":"$WORK","model":"echo/main","ask":{"agent":"slow","config":"$WORK/slow.yaml",` +
-			`"agentModel":"script/slow.s.yaml","via":"cli","withContext":false,"depth":0,"prompt":"take your time"},"error":"cancelled","durationMs":D}`,
+			`"agentModel":"script/slow.s.yaml","via":"cli","withContext":false,"depth":0,"prompt":"take your time","sandbox":{"mode":"workspace","network":"on"}},"error":"cancelled","durationMs":D}`,
 	}, {
 		name:       "--ask/Ctrl-C/timeout",
 		args:       []string{"--ask", "slow", "take your time"},

@@ -42,7 +42,7 @@ func TestReferencePostHooksAfterFrontEndCancel(t *testing.T) {
 		slowModel:   slowScript,
 	}
 	wantAsk := `{"event":"postAsk","cwd":"$WORK","model":"echo/main","ask":{"agent":"slow","config":"$WORK/slow.yaml",` +
-		`"agentModel":"script/slow.s.yaml","via":"command","withContext":false,"depth":0,"prompt":"take your time"},"error":"cancelled","durationMs":D}` + "\n"
+		`"agentModel":"script/slow.s.yaml","via":"command","withContext":false,"depth":0,"prompt":"take your time","sandbox":{"mode":"workspace","network":"on"}},"error":"cancelled","durationMs":D}` + "\n"
 	// ran fails unless the hook of event has run to its end, on the
 	// cancelled turn, reading want.
 	ran := func(t *testing.T, dir, when, event, want string) {
