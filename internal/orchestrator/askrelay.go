@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
@@ -184,6 +185,11 @@ func relayedConsent(agent, tool, subject string, req agentproc.PermissionRequest
 	if req.Tool == "" {
 		c.Detail = subject
 		c.Arguments = tools.Arguments(req.Input)
+	}
+	if !req.NoAlways {
+		// The agent's own "always": its rules are its own (an mm child
+		// adds them to its session); this person cannot save them.
+		c.Always = &AlwaysOffer{For: cmp.Or(req.Always, tool)}
 	}
 	if d := req.Diff; d != nil {
 		c.Path = d.Path
