@@ -8,8 +8,9 @@ import (
 
 // Prefixes are the rules an "always" answer to the bash command command
 // adds: for each command in it, "bash: <program> <argument> *", the
-// program and its first argument when that is no flag ("go test ./..." is
-// "go test", "ls -la" is "ls"), once each, in the order they come. ok is
+// program and its first argument when that is shaped like a subcommand
+// ("go test ./..." is "go test", "ls -la" is "ls", "cat notes.txt" is
+// "cat"), once each, in the order they come. ok is
 // false when such rules would not cover the command itself — a command
 // with an assignment, a word made when it runs, a redirection to a file:
 // then no "always" is offered, rather than one for all of bash.
@@ -45,7 +46,7 @@ func prefixWords(p part) ([]string, bool) {
 		return nil, false
 	}
 	n := 1
-	if len(p.words) > 1 && p.words[1].literal && !strings.HasPrefix(p.words[1].text, "-") && !strings.Contains(p.words[1].text, "*") {
+	if len(p.words) > 1 && p.words[1].literal && subcommand(p.words[1].text) {
 		n = 2
 	}
 	var out []string
@@ -65,3 +66,18 @@ func prefixWords(p part) ([]string, bool) {
 // Prefix is the command a rule "bash: <prefix> *" names, for a person to
 // read: "go test"; the pattern itself for any other rule.
 func (r Rule) Prefix() string { return strings.TrimSuffix(r.Pattern, " *") }
+
+// subcommand reports whether w is shaped like a subcommand (test, run,
+// compose, build-all): a letter, then letters, digits, - and _. A flag, a
+// path, a file's name or a value (x=1) is not one.
+func subcommand(w string) bool {
+	for i, c := range w {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-' || c == '_'):
+		default:
+			return false
+		}
+	}
+	return w != ""
+}
