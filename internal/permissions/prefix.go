@@ -54,7 +54,7 @@ func prefixWords(p part) ([]string, bool) {
 		if !w.literal || w.text == "" || strings.Contains(w.text, "*") {
 			return nil, false
 		}
-		q, err := syntax.Quote(w.text, syntax.LangBash)
+		q, err := quoteWord(w.text)
 		if err != nil {
 			return nil, false
 		}
@@ -80,4 +80,13 @@ func subcommand(w string) bool {
 		}
 	}
 	return w != ""
+}
+
+// quoteWord is w as a pattern spells it: as it is when a shell reads it
+// so (letters, digits, - _ . / + = : , @ %), else quoted for bash.
+func quoteWord(w string) (string, error) {
+	if strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+=:,@%") == "" && !strings.HasPrefix(w, "-") {
+		return w, nil
+	}
+	return syntax.Quote(w, syntax.LangBash)
 }

@@ -71,6 +71,7 @@ func TestPrefixes(t *testing.T) {
 		{"ls /tmp", "bash: ls *"},
 		{"make build-all", "bash: make build-all *"},
 		{"git x=1", "bash: git *"},
+		{"echo done", "bash: echo done *"},
 		{"go test ./... 2>&1", "bash: go test *"},
 		{"echo '*' x", "bash: echo *"},
 		// Nothing: the rules would not cover the command.
