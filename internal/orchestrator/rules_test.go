@@ -156,3 +156,45 @@ func TestSavedAlways(t *testing.T) {
 		t.Errorf("notices %q, want %q", notices, want)
 	}
 }
+
+// TestRulesOfOtherTools: a file tool's rule matches the path its tool
+// decodes, ask_agent's the agent; a rule of the whole tool covers all.
+func TestRulesOfOtherTools(t *testing.T) {
+	for _, tt := range []struct {
+		name, config, tool, input string
+		asked                     []string
+		output                    string
+	}{
+		{"a file under an allowed folder", "permissions:\n  allow: [\"read_file: notes/**\"]\n", "read_file", `{"path":"notes/a.txt"}`, nil, "in notes\n"},
+		{"a file outside it", "permissions:\n  allow: [\"read_file: notes/**\"]\n", "read_file", `{"path":"a.txt"}`, []string{"read_file: a.txt"}, "[refused: nobody can approve read_file here: run with --yolo, set yolo: true, or let a preToolCall hook allow it]"},
+		{"a denied file", "permissions:\n  allow: [read_file]\n  deny: [\"read_file: **/a.txt\"]\n", "read_file", `{"path":"notes/a.txt"}`, nil, `[refused: the rule "read_file: **/a.txt" in agent.yaml denies this call]`},
+		{"a denied agent", "permissions:\n  deny: [\"ask_agent: cloud\"]\nmmConfigs:\n  cloud: cloud.yaml\n", "ask_agent", `{"agent":"cloud","question":"the key is 42"}`, nil, `[refused: the rule "ask_agent: cloud" in agent.yaml denies this call]`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, content := range map[string]string{"agent.yaml": tt.config, "notes/a.txt": "in notes\n", "a.txt": "a\n"} {
+				p := filepath.Join(dir, name)
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg, err := mmconfigs.Load("agent.yaml", dir, func(string) string { return "" })
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := &fakeModel{replies: []llm.Reply{{ToolCalls: []llm.ToolCall{call("a", tt.tool, tt.input)}}, {Content: "ok"}}}
+			sink := &recSink{}
+			s := newTestSession(t, cfg, m, sink)
+			if err := s.Prompt(context.Background(), "go"); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(sink.asked, tt.asked) {
+				t.Errorf("asked %q, want %q", sink.asked, tt.asked)
+			}
+			if got := m.lastToolOutputs(); len(got) != 1 || got[0] != tt.output {
+				t.Errorf("output %q, want %q", got, tt.output)
+			}
+		})
+	}
+}
