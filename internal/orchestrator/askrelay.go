@@ -164,7 +164,9 @@ func (h *handOff) Permission(ctx context.Context, req agentproc.PermissionReques
 	switch ans {
 	case AllowOnce:
 		return agentproc.AllowOnce
-	case AllowAlways:
+	case AllowAlways, AllowAlwaysSaved:
+		// Not offered for an asked agent's call (no file of this agent's
+		// holds its rules): taken as always.
 		return agentproc.AllowAlways
 	case RejectOnce:
 		return agentproc.RejectOnce
