@@ -21,8 +21,9 @@ import (
 // load_skill's skill.
 type ruleCall = permissions.Call
 
-// ruleRefusal is the output the model reads for a call a deny rule names,
-// "" when none does; allowed says the allow rules cover it.
+// checkRules reads c against the rules: refusal is the output the model
+// reads for a call a deny rule names, "" when none does; allowed says the
+// allow rules cover it.
 func (s *Session) checkRules(c ruleCall) (refusal string, allowed bool) {
 	s.mu.Lock()
 	rules := permissions.Rules{Allow: s.allowRules, Deny: s.cfg.Permissions.Deny}

@@ -38,6 +38,7 @@ func (rs Rules) Decide(c Call, at Places) Decision {
 	switch subjects[c.Tool] {
 	case commandSubject:
 		s.line = readCommand(c.Subject)
+		s.named = denyParts(s.line.parts, 0)
 	case pathSubject:
 		s.paths = filePaths(c.Path)
 	}
@@ -51,7 +52,10 @@ func (rs Rules) Decide(c Call, at Places) Decision {
 
 // callSubject is a call's subject, read once for every rule.
 type callSubject struct {
-	line  commandLine
+	line commandLine
+	// named are the commands a deny rule reads: the line's, and those of
+	// the scripts it gives a shell.
+	named []part
 	paths []string
 }
 
@@ -62,7 +66,7 @@ func (r Rule) denies(c Call, s *callSubject, at Places) bool {
 	}
 	switch subjects[r.Tool] {
 	case commandSubject:
-		for _, p := range denyParts(s.line.parts, 0) {
+		for _, p := range s.named {
 			if r.names(p) {
 				return true
 			}
@@ -93,7 +97,7 @@ func allows(rules []Rule, c Call, s *callSubject, at Places) bool {
 	case commandSubject:
 		l := s.line
 		if some(func(Rule) bool { return false }) {
-			return true // "bash": every command
+			return true // a rule of the whole tool, "bash": every command
 		}
 		if l.unread || l.unsure || len(l.parts) == 0 {
 			return false
