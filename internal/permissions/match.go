@@ -1,6 +1,9 @@
 package permissions
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Rules are an agent's rules: the calls that run without a question, the
 // calls that never run.
@@ -186,7 +189,7 @@ func denyParts(parts []part, depth int) []part {
 	if depth >= maxNesting {
 		return parts
 	}
-	out := parts
+	out := slices.Clone(parts)
 	for _, p := range parts {
 		if script, ok := scriptOf(p); ok {
 			out = append(out, denyParts(readCommand(script).parts, depth+1)...)
