@@ -29,6 +29,10 @@ type Meta struct {
 	Question  string `json:"question,omitempty"`
 	Along     string `json:"along,omitempty"`
 	Arguments string `json:"arguments,omitempty"`
+	// Always names what the request's "always" option allows, as the
+	// sender's consent question does (`"go test"`, a bash command's
+	// prefix); "" when the sender does not say.
+	Always string `json:"always,omitempty"`
 }
 
 // Wire is m as a "_meta" map; nil when m says nothing.

@@ -118,6 +118,8 @@ func (c client) RequestPermission(ctx context.Context, p acp.RequestPermissionRe
 		Question:  m.Question,
 		Along:     m.Along,
 		Arguments: m.Arguments,
+		Always:    m.Always,
+		NoAlways:  !offers(p.Options, acp.PermissionOptionKindAllowAlways),
 		Title:     deref(tc.Title),
 		Kind:      string(deref(tc.Kind)),
 		Input:     rawJSON(tc.RawInput),
@@ -138,6 +140,16 @@ func knownOptions(opts []acp.PermissionOption) bool {
 		switch o.Kind {
 		case acp.PermissionOptionKindAllowOnce, acp.PermissionOptionKindAllowAlways,
 			acp.PermissionOptionKindRejectOnce, acp.PermissionOptionKindRejectAlways:
+			return true
+		}
+	}
+	return false
+}
+
+// offers reports whether opts offer the kind k.
+func offers(opts []acp.PermissionOption, k acp.PermissionOptionKind) bool {
+	for _, o := range opts {
+		if o.Kind == k {
 			return true
 		}
 	}

@@ -85,8 +85,12 @@ type PermissionRequest struct {
 	// Detail, Question, Along and Arguments are what an mm child's own
 	// consent question shows (acpconn.Meta); "" from another agent.
 	Detail, Question, Along, Arguments string
-	Title, Kind                        string
-	Input                              json.RawMessage
+	// Always is what the child's "always" option allows, when an mm child
+	// says (`"go test"`); NoAlways says the child offers no "always" option.
+	Always      string
+	NoAlways    bool
+	Title, Kind string
+	Input       json.RawMessage
 	// Diff is the change a file tool of the child will make, as ACP's diff
 	// content gives it; nil when the request has none.
 	Diff *Diff

@@ -17,7 +17,7 @@ type graph map[string][]string
 // without it ("orchestrator", "frontend/acp"). The rest of internal/ are
 // the mechanisms they share ("internal/proc").
 var parts = []string{"a2aagent", "agentproc", "frontend", "handoff", "hooks", "llm", "mmconfigs",
-	"orchestrator", "projectdocs", "question", "sessions", "skills", "tools"}
+	"orchestrator", "permissions", "projectdocs", "question", "sessions", "skills", "tools"}
 
 // isPart reports whether name, a name of the policy, is one of mm's parts
 // or under one.

@@ -137,12 +137,19 @@ func policy() []allow {
 		// makes it. A module's file is opened as a regular file.
 		{pkg: "hooks/wasm", imports: []string{"hooks", "internal/regularfile", "internal/textcut"}},
 
+		// The rules a person writes once (permissions: allow and deny, issue
+		// 38): their grammar and what a call matches, a bash command read by
+		// a shell parser (mvdan.cc/sh). It knows no tool, turn or file: the
+		// configuration reads the rules, the orchestrator asks them.
+		{pkg: "permissions"},
+
 		// The design's mmconfigs → hooks: entries are validated where they
-		// are defined. Not drawn: tools, for the MCP servers read are held
+		// are defined; so are permissions' rules (permissions), an unknown
+		// tool named with the nearest (internal/suggest). Not drawn: tools, for the MCP servers read are held
 		// as tools.MCPServer, the one type of an MCP server's command line
 		// (issue 15) — a value the configuration fills, no tool that runs.
 		// The sandbox: key is read into the sandbox's own modes.
-		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/sandbox", "internal/strictyaml", "tools"}},
+		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/sandbox", "internal/strictyaml", "internal/suggest", "permissions", "tools"}},
 		// The JSON Schema compiler (jsonschema-go), apart from mmconfigs so
 		// that one package imports it: it compiles the schemas
 		// mmconfigs read into mmconfigs.Validator values.
@@ -188,10 +195,11 @@ func policy() []allow {
 		// Not drawn: mmconfigs, for a session is built from a loaded
 		// configuration (its model, hooks, MCP servers, the agents it may ask);
 		// the system prompt's AGENTS.md files and skills, and the question's
-		// @path and $name lines (projectdocs, skills, question).
+		// @path and $name lines (projectdocs, skills, question); the
+		// permission rules, asked before the consent question (permissions).
 		// The session's sandbox is made, and handed down to the agents it
 		// asks, here (internal/sandbox).
-		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/sandbox", "internal/textcut", "internal/tracing", "llm", "llm/models", "llm/openai", "mmconfigs", "projectdocs", "question", "skills", "tools"}},
+		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/sandbox", "internal/textcut", "internal/tracing", "llm", "llm/models", "llm/openai", "mmconfigs", "permissions", "projectdocs", "question", "skills", "tools"}},
 
 		// What the terminal front ends share, over the design's frontend →
 		// orchestrator. Not drawn: mmconfigs, for ReportError recognises a
@@ -348,7 +356,7 @@ func neverRules() []never {
 			rule: "imports flow one way: the orchestrator knows no front end (CONTRIBUTING.md)",
 		},
 		{
-			from: []string{"a2aagent", "agentproc", "handoff", "hooks/...", "llm/...", "mmconfigs", "tools/..."},
+			from: []string{"a2aagent", "agentproc", "handoff", "hooks/...", "llm/...", "mmconfigs", "permissions", "tools/..."},
 			to:   []string{"orchestrator", "frontend/...", "cmd/..."},
 			rule: "imports flow one way: what the orchestrator calls knows neither it nor a front end (CONTRIBUTING.md)",
 		},

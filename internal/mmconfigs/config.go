@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mm-agent/mm/internal/hooks"
+	"github.com/mm-agent/mm/internal/permissions"
 	"github.com/mm-agent/mm/internal/tools"
 )
 
@@ -74,6 +75,11 @@ type Config struct {
 	MaxSteps  int
 	Providers map[string]Provider
 	Hooks     hooks.Config
+	// Permissions are the rules of permissions: (allow, deny), checked
+	// before the consent question; permissionEntries are its entries until
+	// the whole file is read.
+	Permissions       permissions.Rules
+	permissionEntries []permissionEntry
 
 	// MaxParallelTools bounds the tool calls of one reply running at once.
 	MaxParallelTools int

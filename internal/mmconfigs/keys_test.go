@@ -19,7 +19,7 @@ func TestKeyTables(t *testing.T) {
 		names []string
 		want  string
 	}{
-		{"top level", topKeys.names(), "model, description, system, systemFile, tools, mcpServers, mmConfigs, structuredOutput, providers, hooks, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout, skills, projectDocs, contextWindow, compressAt, persist, sandbox"},
+		{"top level", topKeys.names(), "model, description, system, systemFile, tools, mcpServers, mmConfigs, structuredOutput, providers, hooks, permissions, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout, skills, projectDocs, contextWindow, compressAt, persist, sandbox"},
 		{"an agent by command", agentKeysOf(AgentCommand).names(), "command, env, cwd, description, startTimeout"},
 		{"an agent over ssh", agentKeysOf(AgentSSH).names(), "ssh, config, mm, sshArgs, cwd, description, startTimeout"},
 		{"an agent over A2A", agentKeysOf(AgentA2A).names(), "a2a, tokenEnv, description"},

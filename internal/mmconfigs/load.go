@@ -149,6 +149,9 @@ func (c *Config) parse(data []byte) error {
 	if err := topKeys.parse(root, top); err != nil {
 		return err
 	}
+	if err := c.checkPermissions(); err != nil {
+		return err
+	}
 	switch {
 	case top.system != "" && top.systemFile != "":
 		return strictyaml.At(keyOf(root, "systemFile"), errors.New("system and systemFile: give one or the other, not both"))

@@ -27,7 +27,7 @@ func TestLoadErrors(t *testing.T) {
 		name, body, want string
 	}{
 		{"unknown key", "modle: echo/x\n", `agent.yaml:1: unknown key "modle" (did you mean "model"?)`},
-		{"unknown key far from all", "colour: red\n", `agent.yaml:1: unknown key "colour" (known: model, description, system, systemFile, tools, mcpServers, mmConfigs, structuredOutput, providers, hooks, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout, skills, projectDocs, contextWindow, compressAt, persist, sandbox)`},
+		{"unknown key far from all", "colour: red\n", `agent.yaml:1: unknown key "colour" (known: model, description, system, systemFile, tools, mcpServers, mmConfigs, structuredOutput, providers, hooks, permissions, yolo, displayHooks, displayCommands, maxSteps, maxParallelTools, maxAskDepth, askTimeout, skills, projectDocs, contextWindow, compressAt, persist, sandbox)`},
 		{"unknown key on its line", "model: echo/x\ntool: [bash]\n", `agent.yaml:2: unknown key "tool" (did you mean "tools"?)`},
 		{"syntax error deep in a block", "model: echo/x\nhooks:\n  preToolCall:\n    - command: a\n      matcher: b\n   bad: b\n", `agent.yaml:6:4: value is not allowed in this context`},
 		{"wrong type", "yolo: maybe\n", `agent.yaml:1: yolo: want true or false, not "maybe"`},

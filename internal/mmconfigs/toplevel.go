@@ -48,6 +48,13 @@ var topKeys = keyTable[*topLevel]{
 		}
 		return nil
 	}},
+	{"permissions", func(t *topLevel, _, v *yaml.Node) error {
+		// Rules report their own place ("permissions.allow[1]: …").
+		if err := t.c.parsePermissions(v); err != nil {
+			return placed{err}
+		}
+		return nil
+	}},
 	{"yolo", func(t *topLevel, _, v *yaml.Node) error { return decodeScalar(v, &t.c.Yolo, "true or false") }},
 	{"displayHooks", func(t *topLevel, _, v *yaml.Node) error { return decodeScalar(v, &t.c.DisplayHooks, "true or false") }},
 	{"displayCommands", func(t *topLevel, _, v *yaml.Node) error {

@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
@@ -163,7 +164,9 @@ func (h *handOff) Permission(ctx context.Context, req agentproc.PermissionReques
 	switch ans {
 	case AllowOnce:
 		return agentproc.AllowOnce
-	case AllowAlways:
+	case AllowAlways, AllowAlwaysSaved:
+		// Not offered for an asked agent's call (no file of this agent's
+		// holds its rules): taken as always.
 		return agentproc.AllowAlways
 	case RejectOnce:
 		return agentproc.RejectOnce
@@ -184,6 +187,11 @@ func relayedConsent(agent, tool, subject string, req agentproc.PermissionRequest
 	if req.Tool == "" {
 		c.Detail = subject
 		c.Arguments = tools.Arguments(req.Input)
+	}
+	if !req.NoAlways {
+		// The agent's own "always": its rules are its own (an mm child
+		// adds them to its session); this person cannot save them.
+		c.Always = &AlwaysOffer{For: cmp.Or(req.Always, tool)}
 	}
 	if d := req.Diff; d != nil {
 		c.Path = d.Path

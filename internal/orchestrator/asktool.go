@@ -26,9 +26,16 @@ const askToolName = "ask_agent"
 func (t *turn) askCall(ctx context.Context, c *callInfo, hookAllowed bool) (string, ToolStatus) {
 	in, err := decodeAsk(c.input, t.s.History)
 	if err == nil {
+		rc := ruleCall{Tool: c.name, Subject: in.agent}
+		refusal, ruled := t.s.checkRules(rc)
+		if refusal != "" {
+			return t.callRefused(c, "person", refusal)
+		}
 		req := c.consentRequest()
 		req.Detail, req.Question, req.Along = in.agent, in.question, t.s.alongAsk(in)
-		if refusal := t.s.consent(ctx, req, hookAllowed); refusal != "" {
+		always, offer := t.s.alwaysFor(rc)
+		req.Always = offer
+		if refusal := t.s.consent(ctx, req, hookAllowed || ruled, always); refusal != "" {
 			return t.callRefused(c, "person", refusal)
 		}
 	}

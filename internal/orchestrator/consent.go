@@ -3,32 +3,40 @@ package orchestrator
 import (
 	"context"
 	"fmt"
+
+	"github.com/mm-agent/mm/internal/permissions"
 )
 
-// consent decides whether a call may run without a hook's verdict: "" when
-// it may, else the output the model reads instead.
-func (s *Session) consent(ctx context.Context, req ConsentRequest, hookAllowed bool) string {
+// consent decides whether a call may run, once no hook denied it and no
+// deny rule names it: "" when it may, else the output the model reads
+// instead. allowed says a hook's allow or an allow rule covers the call;
+// always are the rules an "always" answer adds (req.Always offers them).
+func (s *Session) consent(ctx context.Context, req ConsentRequest, allowed bool, always []permissions.Rule) string {
 	name := req.Tool
 	if s.yolo {
 		return ""
 	}
 	s.mu.Lock()
-	never, always := s.never[name], s.always[name]
+	never := s.never[name]
 	s.mu.Unlock()
 	switch {
 	case never:
 		return fmt.Sprintf("[refused: the person said never for %s in this session]", name)
-	case hookAllowed || always:
+	case allowed:
 		return ""
 	}
 	ans := s.sink.Consent(ctx, req)
 	switch ans {
 	case AllowOnce:
 		return ""
-	case AllowAlways:
-		s.mu.Lock()
-		s.always[name] = true
-		s.mu.Unlock()
+	case AllowAlways, AllowAlwaysSaved:
+		if req.Always == nil {
+			return "" // not offered: a front end's answer, taken as once
+		}
+		s.allowAlso(always)
+		if ans == AllowAlwaysSaved && req.Always.SaveTo != "" {
+			s.saveAllow(always)
+		}
 		return ""
 	case RejectAlways:
 		s.mu.Lock()

@@ -245,6 +245,21 @@ type ConsentRequest struct {
 	Path   string
 	Change *tools.Change
 	Input  json.RawMessage
+	// Always is the "always" answer offered; nil when none is (a bash
+	// command whose commands no prefix names).
+	Always *AlwaysOffer
+}
+
+// AlwaysOffer is the "always" answer of a consent question: what it
+// allows from then on in the session, and where it can be saved.
+type AlwaysOffer struct {
+	// For names what it allows, for a person: a bash command's prefixes,
+	// quoted (`"go test"`, `"go test" and "go vet"`), else the tool.
+	For string
+	// SaveTo is the configuration file a saved answer appends its rules
+	// to (permissions.allow), as the banner names it; "" when it cannot
+	// be saved (no file, or an asked agent's question).
+	SaveTo string
 }
 
 // ConsentAnswer is the person's decision.
@@ -254,9 +269,12 @@ type ConsentAnswer int
 const (
 	ConsentUnavailable ConsentAnswer = iota // nobody can be asked
 	AllowOnce
-	AllowAlways // for this tool, this session
+	AllowAlways // what ConsentRequest.Always offers, this session
 	RejectOnce
 	RejectAlways // never for this tool, this session
+	// AllowAlwaysSaved is AllowAlways, its rules also appended to the
+	// configuration file (ConsentRequest.Always.SaveTo).
+	AllowAlwaysSaved
 )
 
 // CallTitle names a tool call the same way in every front end:

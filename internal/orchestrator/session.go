@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/mm-agent/mm/internal/llm/models"
 	"github.com/mm-agent/mm/internal/llm/openai"
 	"github.com/mm-agent/mm/internal/mmconfigs"
+	"github.com/mm-agent/mm/internal/permissions"
 	"github.com/mm-agent/mm/internal/sandbox"
 	"github.com/mm-agent/mm/internal/skills"
 	"github.com/mm-agent/mm/internal/tools"
@@ -135,10 +137,17 @@ type Session struct {
 	// history is the conversation, saved as it happens (history.go).
 	history *history
 	store   SessionStore
-	// always and never are the person's consent decisions, by tool.
-	mu     sync.Mutex
-	always map[string]bool
-	never  map[string]bool
+	// allowRules are the rules that spare a call its consent question:
+	// the configuration's (permissions.allow), then those the person's
+	// "always" answers added (rules.go); never is the person's "never",
+	// by tool.
+	mu         sync.Mutex
+	allowRules []permissions.Rule
+	never      map[string]bool
+	// places say where the rules' paths start; saveMu makes the saved
+	// "always" answers write the configuration one at a time.
+	places permissions.Places
+	saveMu sync.Mutex
 
 	mcp      tools.MCPTools // nil until servers are started
 	warnings []string
@@ -179,7 +188,6 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		system: systemPrompt(cfg),
 		cwd:    opts.Cwd,
 		sink:   opts.Sink,
-		always: map[string]bool{},
 		never:  map[string]bool{},
 		tools:  map[string]tools.Tool{},
 
@@ -197,6 +205,8 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	if err := s.openSandbox(opts); err != nil {
 		return nil, err
 	}
+	s.allowRules = slices.Clone(cfg.Permissions.Allow)
+	s.places = permissions.Places{Cwd: s.cwd, Home: env["HOME"]}
 	path := cfg.Path
 	if path == "" {
 		path = "(no configuration file)"

@@ -123,9 +123,16 @@ func (t *turn) toolCall(ctx context.Context, call llm.ToolCall) (string, ToolSta
 func (t *turn) toolRun(ctx context.Context, tool tools.Tool, env tools.Env, c *callInfo, hookAllowed bool) (string, ToolStatus) {
 	planned, err := tools.PlanCall(tool, env, c.input)
 	if err == nil {
+		rc := ruleCall{Tool: c.name, Subject: planned.Subject, Path: planned.Path}
+		refusal, ruled := t.s.checkRules(rc)
+		if refusal != "" {
+			return t.callRefused(c, "person", refusal)
+		}
 		req := c.consentRequest()
 		req.Detail, req.Arguments, req.Change = planned.Subject, planned.Arguments, planned.Change
-		if refusal := t.s.consent(ctx, req, hookAllowed || unasked(tool)); refusal != "" {
+		always, offer := t.s.alwaysFor(rc)
+		req.Always = offer
+		if refusal := t.s.consent(ctx, req, hookAllowed || ruled || unasked(tool), always); refusal != "" {
 			return t.callRefused(c, "person", refusal)
 		}
 	}

@@ -32,7 +32,8 @@ import (
 //     (hook runs, commands, usage);
 //   - of its session: the history, which it appends its messages to and a
 //     compression replaces; the window, which it tells each server count
-//     and the window's size; the consent decisions (Session.consent); the
+//     and the window's size; the consent decisions and the permission
+//     rules the person's "always" answers add (Session.consent, rules.go); the
 //     asked agents, through its hand-offs (ask.go);
 //   - and, without changing them, the session's configuration, model,
 //     system prompt, tools and hooks; its events go to the session's sink.

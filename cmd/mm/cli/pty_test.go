@@ -166,7 +166,7 @@ func TestLineModeTerminal(t *testing.T) {
 
 	// Consent at the terminal: one question, answered y.
 	term.send("shell\r")
-	term.waitFor("Allow bash: echo from the shell? [y] yes once  [n] no  [a] always for bash  [v] never for bash")
+	term.waitFor(`Allow bash: echo from the shell? [y] yes once  [n] no  [a] always for "echo from"  [s] always, saved to agent.yaml  [v] never for bash`)
 	term.send("y\r")
 	term.waitFor("🤖 bash said: from the shell")
 
@@ -199,19 +199,19 @@ func TestTerminalShowsControlsVisibly(t *testing.T) {
 `,
 	}
 	writeFiles(t, dir, files)
-	const keys = "? [y] yes once  [n] no  [a] always for bash  [v] never for bash"
+	const keys = "  [s] always, saved to agent.yaml  [v] never for bash"
 	const shownText = `\x1b]0;owned\x07\x1b[2Jred \u202eevil`
 	raw := []string{"#\x1b[2K", "\x1b]0;owned", "\x1b[2Jred", "\u202e"}
 
 	term := startTerminal(t, dir)
 	term.waitFor("› ")
 	term.send("spoof\r")
-	term.waitFor(`Allow bash: touch PWNED #\x1b[2K\rAllow bash: ls -la` + keys)
+	term.waitFor(`Allow bash: touch PWNED #\x1b[2K\rAllow bash: ls -la? [y] yes once  [n] no  [a] always for "touch PWNED"` + keys)
 	term.send("n\r")
 	term.waitFor("⚙")
 	term.send("lines\r")
 	term.waitFor("Allow bash, 2 lines:\r\n    echo done\r\n    touch X\r\n")
-	term.waitFor("Allow these lines" + keys)
+	term.waitFor(`Allow these lines? [y] yes once  [n] no  [a] always for "echo done" and "touch X"` + keys)
 	term.send("n\r")
 	term.waitFor("⚙")
 	term.send("hello\r")

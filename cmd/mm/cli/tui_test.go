@@ -84,8 +84,8 @@ esac
 
 	m = term.mark()
 	term.send("run echo hi\r")
-	term.waitSince(m, "Allow bash: echo hi? [y] once [n] no [a] always [v] never")
-	term.waitSince(m, "allow this call? y once · n no · a always · v never · Esc no")
+	term.waitSince(m, `Allow bash: echo hi? [y] once [n] no [a] always for "echo hi" [s] saved to agent.yaml [v] never`)
+	term.waitSince(m, "allow this call? y once · n no · a always · s always, saved · v never · Esc no")
 	term.send("y")
 	term.waitSince(m, "→ yes, once")
 	term.waitSince(m, "🔧 bash: echo hi")

@@ -153,7 +153,7 @@ const consentScript = `rules:
 func TestLineModeConsentTypeAhead(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"agent.yaml": "model: script/script.yaml\n", "script.yaml": consentScript})
-	const question = "Allow bash: echo from the shell? [y] yes once  [n] no  [a] always for bash  [v] never for bash › "
+	const question = `Allow bash: echo from the shell? [y] yes once  [n] no  [a] always for "echo from"  [s] always, saved to agent.yaml  [v] never for bash › `
 	term := startTerminal(t, dir)
 	term.waitFor("› ")
 	m := term.mark()

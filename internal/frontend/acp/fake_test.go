@@ -164,9 +164,10 @@ var scripts = map[string]func(ctx context.Context, f *fakeSession) error{
 	},
 	"consent": func(ctx context.Context, f *fakeSession) error {
 		req := orchestrator.ConsentRequest{ID: "c1", Tool: "write_file", Subject: "x.txt", Detail: "x.txt", Path: "/work/project/x.txt", Input: json.RawMessage(`{"path":"x.txt","content":"hi"}`),
-			Change: &tools.Change{Path: "/work/project/x.txt", Created: true, OldSize: -1, New: "hi"}}
+			Change: &tools.Change{Path: "/work/project/x.txt", Created: true, OldSize: -1, New: "hi"},
+			Always: &orchestrator.AlwaysOffer{For: "write_file", SaveTo: "agent.yaml"}}
 		switch f.consent(ctx, req) {
-		case orchestrator.AllowOnce, orchestrator.AllowAlways:
+		case orchestrator.AllowOnce, orchestrator.AllowAlways, orchestrator.AllowAlwaysSaved:
 			f.emit(
 				orchestrator.ToolStarted{ID: "c1", Name: "write_file", Subject: "x.txt", Path: req.Path, Input: req.Input},
 				orchestrator.ToolEnded{ID: "c1", Name: "write_file", Subject: "x.txt", Status: orchestrator.ToolCompleted, Output: "wrote 2 bytes"},
@@ -179,7 +180,7 @@ var scripts = map[string]func(ctx context.Context, f *fakeSession) error{
 		return nil
 	},
 	"nested consent": func(ctx context.Context, f *fakeSession) error {
-		f.consent(ctx, orchestrator.ConsentRequest{Agent: "expert", ID: "c7", Tool: "bash", Subject: "make", Input: json.RawMessage(`{"command":"make"}`)})
+		f.consent(ctx, orchestrator.ConsentRequest{Agent: "expert", ID: "c7", Tool: "bash", Subject: "make", Input: json.RawMessage(`{"command":"make"}`), Always: &orchestrator.AlwaysOffer{For: "bash"}})
 		f.emit(orchestrator.TurnEnded{})
 		return nil
 	},
@@ -190,7 +191,7 @@ var scripts = map[string]func(ctx context.Context, f *fakeSession) error{
 		return errors.New("cancelled")
 	},
 	"consent then cancel": func(ctx context.Context, f *fakeSession) error {
-		f.consent(ctx, orchestrator.ConsentRequest{ID: "c1", Tool: "bash", Subject: "sleep 9", Input: json.RawMessage(`{"command":"sleep 9"}`)})
+		f.consent(ctx, orchestrator.ConsentRequest{ID: "c1", Tool: "bash", Subject: "sleep 9", Input: json.RawMessage(`{"command":"sleep 9"}`), Always: &orchestrator.AlwaysOffer{For: "bash"}})
 		<-ctx.Done()
 		f.emit(orchestrator.TurnEnded{Err: errors.New("cancelled")})
 		return errors.New("cancelled")
@@ -211,7 +212,7 @@ var scripts = map[string]func(ctx context.Context, f *fakeSession) error{
 	},
 	"run a command": func(ctx context.Context, f *fakeSession) error {
 		in := json.RawMessage(`{"command":"echo conformance"}`)
-		if f.consent(ctx, orchestrator.ConsentRequest{ID: "call_1", Tool: "bash", Subject: "echo conformance", Input: in}) == orchestrator.AllowOnce {
+		if f.consent(ctx, orchestrator.ConsentRequest{ID: "call_1", Tool: "bash", Subject: "echo conformance", Input: in, Always: &orchestrator.AlwaysOffer{For: "bash"}}) == orchestrator.AllowOnce {
 			f.emit(
 				orchestrator.ToolStarted{ID: "call_1", Name: "bash", Subject: "echo conformance", Input: in},
 				orchestrator.ToolEnded{ID: "call_1", Name: "bash", Subject: "echo conformance", Status: orchestrator.ToolCompleted, Output: "conformance\n"},

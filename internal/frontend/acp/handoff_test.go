@@ -100,21 +100,21 @@ func TestHandOff(t *testing.T) {
 			{ID: "c1", Tool: "write_file", Subject: "x.txt", Status: "in_progress", Input: json.RawMessage(`{"content":"hi","path":"x.txt"}`)},
 			{ID: "c1", Tool: "write_file", Subject: "x.txt", Status: "completed", Output: "wrote 2 bytes"},
 		}, perms: []agentproc.PermissionRequest{
-			{ID: "c1", Tool: "write_file", Subject: "x.txt", Detail: "x.txt", Title: "write_file: x.txt", Kind: "edit", Input: json.RawMessage(`{"content":"hi","path":"x.txt"}`),
+			{ID: "c1", Tool: "write_file", Subject: "x.txt", Detail: "x.txt", Always: "write_file", Title: "write_file: x.txt", Kind: "edit", Input: json.RawMessage(`{"content":"hi","path":"x.txt"}`),
 				Diff: &agentproc.Diff{Path: "/work/project/x.txt", Created: true, New: "hi"}},
 		}},
 		{prompt: "consent", answer: agentproc.Refused, tools: []agentproc.ToolUpdate{
 			{ID: "c1", Start: true, Tool: "write_file", Subject: "x.txt", Title: "write_file: x.txt", Kind: "edit", Status: "pending", Input: json.RawMessage(`{"content":"hi","path":"x.txt"}`)},
 			{ID: "c1", Tool: "write_file", Subject: "x.txt", Title: "write_file: x.txt — denied", Status: "failed", Output: "[refused: the person did not allow this call]", DeniedBy: "person"},
 		}, perms: []agentproc.PermissionRequest{
-			{ID: "c1", Tool: "write_file", Subject: "x.txt", Detail: "x.txt", Title: "write_file: x.txt", Kind: "edit", Input: json.RawMessage(`{"content":"hi","path":"x.txt"}`),
+			{ID: "c1", Tool: "write_file", Subject: "x.txt", Detail: "x.txt", Always: "write_file", Title: "write_file: x.txt", Kind: "edit", Input: json.RawMessage(`{"content":"hi","path":"x.txt"}`),
 				Diff: &agentproc.Diff{Path: "/work/project/x.txt", Created: true, New: "hi"}},
 		}},
 		{prompt: "nested consent", answer: agentproc.AllowOnce, tools: []agentproc.ToolUpdate{
 			{Agent: "expert", ID: "expert/c7", Start: true, Tool: "bash", Subject: "make", Title: "[expert] bash: make", Kind: "execute", Status: "pending", Input: json.RawMessage(`{"command":"make"}`)},
 			{Agent: "expert", ID: "expert/c7", Tool: "bash", Subject: "make", Status: "failed"},
 		}, perms: []agentproc.PermissionRequest{
-			{Agent: "expert", ID: "expert/c7", Tool: "bash", Subject: "make", Title: "[expert] bash: make", Kind: "execute", Input: json.RawMessage(`{"command":"make"}`)},
+			{Agent: "expert", ID: "expert/c7", Tool: "bash", Subject: "make", Always: "bash", Title: "[expert] bash: make", Kind: "execute", Input: json.RawMessage(`{"command":"make"}`)},
 		}},
 		{prompt: "fail", err: `agent "expert": llmman: cannot reach http://localhost:17434/v1: start llmman`},
 	}

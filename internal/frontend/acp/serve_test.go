@@ -441,6 +441,7 @@ func TestConsentAnswers(t *testing.T) {
 	}{
 		{"allow_once", orchestrator.AllowOnce},
 		{"allow_always", orchestrator.AllowAlways},
+		{"allow_always_saved", orchestrator.AllowAlwaysSaved},
 		{"reject_once", orchestrator.RejectOnce},
 		{"reject_always", orchestrator.RejectAlways},
 		{"", orchestrator.ConsentUnavailable}, // cancelled: nobody could answer
@@ -464,7 +465,7 @@ func TestConsentAnswers(t *testing.T) {
 	h.client.mu.Lock()
 	perm := h.client.perms[0]
 	h.client.mu.Unlock()
-	want := `{"options":[{"kind":"allow_once","name":"Allow once","optionId":"allow_once"},{"kind":"allow_always","name":"Always allow write_file in this session","optionId":"allow_always"},{"kind":"reject_once","name":"Reject","optionId":"reject_once"},{"kind":"reject_always","name":"Never allow write_file in this session","optionId":"reject_always"}],"sessionId":"` + string(id) + `","toolCall":{"_meta":{"mm":{"detail":"x.txt","subject":"x.txt","tool":"write_file"}},"content":[{"content":{"text":"x.txt","type":"text"},"type":"content"},{"newText":"hi","path":"/work/project/x.txt","type":"diff"}],"kind":"edit","locations":[{"path":"/work/project/x.txt"}],"rawInput":{"content":"hi","path":"x.txt"},"status":"pending","title":"write_file: x.txt","toolCallId":"c1"}}`
+	want := `{"options":[{"kind":"allow_once","name":"Allow once","optionId":"allow_once"},{"kind":"allow_always","name":"Always allow write_file in this session","optionId":"allow_always"},{"kind":"allow_always","name":"Always allow write_file, saved to agent.yaml","optionId":"allow_always_saved"},{"kind":"reject_once","name":"Reject","optionId":"reject_once"},{"kind":"reject_always","name":"Never allow write_file in this session","optionId":"reject_always"}],"sessionId":"` + string(id) + `","toolCall":{"_meta":{"mm":{"always":"write_file","detail":"x.txt","subject":"x.txt","tool":"write_file"}},"content":[{"content":{"text":"x.txt","type":"text"},"type":"content"},{"newText":"hi","path":"/work/project/x.txt","type":"diff"}],"kind":"edit","locations":[{"path":"/work/project/x.txt"}],"rawInput":{"content":"hi","path":"x.txt"},"status":"pending","title":"write_file: x.txt","toolCallId":"c1"}}`
 	if perm != want {
 		t.Errorf("permission request\n %s\nwant\n %s", perm, want)
 	}

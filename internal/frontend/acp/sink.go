@@ -201,10 +201,26 @@ func (k *sink) Consent(ctx context.Context, req orchestrator.ConsentRequest) orc
 	}
 	k.mu.Unlock()
 
+	options := []acp.PermissionOption{
+		{Kind: acp.PermissionOptionKindAllowOnce, Name: "Allow once", OptionId: acp.PermissionOptionId(acp.PermissionOptionKindAllowOnce)},
+	}
+	if req.Always != nil {
+		what := req.Always.For
+		if req.Agent != "" {
+			what = req.Agent + "'s " + what
+		}
+		options = append(options, acp.PermissionOption{Kind: acp.PermissionOptionKindAllowAlways, Name: "Always allow " + what + " in this session", OptionId: acp.PermissionOptionId(acp.PermissionOptionKindAllowAlways)})
+		if req.Always.SaveTo != "" {
+			options = append(options, acp.PermissionOption{Kind: acp.PermissionOptionKindAllowAlways, Name: "Always allow " + what + ", saved to " + req.Always.SaveTo, OptionId: optionAllowAlwaysSaved})
+		}
+	}
 	what := req.Tool
 	if req.Agent != "" {
 		what = req.Agent + "'s " + req.Tool
 	}
+	options = append(options,
+		acp.PermissionOption{Kind: acp.PermissionOptionKindRejectOnce, Name: "Reject", OptionId: acp.PermissionOptionId(acp.PermissionOptionKindRejectOnce)},
+		acp.PermissionOption{Kind: acp.PermissionOptionKindRejectAlways, Name: "Never allow " + what + " in this session", OptionId: acp.PermissionOptionId(acp.PermissionOptionKindRejectAlways)})
 	resp, err := k.conn.RequestPermission(ctx, acp.RequestPermissionRequest{
 		SessionId: k.id,
 		ToolCall: acp.ToolCallUpdate{
@@ -216,14 +232,9 @@ func (k *sink) Consent(ctx context.Context, req orchestrator.ConsentRequest) orc
 			Content:    consentContent(req),
 			Locations:  locations(req.Path),
 			Meta: acpconn.Meta{Agent: req.Agent, Tool: req.Tool, Subject: req.Subject,
-				Detail: req.Detail, Question: req.Question, Along: req.Along, Arguments: req.Arguments}.Wire(),
+				Detail: req.Detail, Question: req.Question, Along: req.Along, Arguments: req.Arguments, Always: alwaysFor(req)}.Wire(),
 		},
-		Options: []acp.PermissionOption{
-			{Kind: acp.PermissionOptionKindAllowOnce, Name: "Allow once", OptionId: acp.PermissionOptionId(acp.PermissionOptionKindAllowOnce)},
-			{Kind: acp.PermissionOptionKindAllowAlways, Name: "Always allow " + what + " in this session", OptionId: acp.PermissionOptionId(acp.PermissionOptionKindAllowAlways)},
-			{Kind: acp.PermissionOptionKindRejectOnce, Name: "Reject", OptionId: acp.PermissionOptionId(acp.PermissionOptionKindRejectOnce)},
-			{Kind: acp.PermissionOptionKindRejectAlways, Name: "Never allow " + what + " in this session", OptionId: acp.PermissionOptionId(acp.PermissionOptionKindRejectAlways)},
-		},
+		Options: options,
 	})
 	switch {
 	case err != nil:
@@ -232,6 +243,12 @@ func (k *sink) Consent(ctx context.Context, req orchestrator.ConsentRequest) orc
 		// Cancelled: the turn was cancelled, or the client (a parent mm in
 		// -p or mm --ask) had nobody to ask.
 		return orchestrator.ConsentUnavailable
+	}
+	switch id := resp.Outcome.Selected.OptionId; {
+	case id == optionAllowAlwaysSaved && req.Always != nil && req.Always.SaveTo != "":
+		return orchestrator.AllowAlwaysSaved
+	case id == optionAllowAlwaysSaved:
+		return orchestrator.RejectOnce // not offered
 	}
 	switch acp.PermissionOptionKind(resp.Outcome.Selected.OptionId) {
 	case acp.PermissionOptionKindAllowOnce:
@@ -243,6 +260,20 @@ func (k *sink) Consent(ctx context.Context, req orchestrator.ConsentRequest) orc
 	}
 	return orchestrator.RejectOnce
 }
+
+// alwaysFor is what req's "always" answer allows, for the _meta of its
+// permission request: "" when none is offered.
+func alwaysFor(req orchestrator.ConsentRequest) string {
+	if req.Always == nil {
+		return ""
+	}
+	return req.Always.For
+}
+
+// optionAllowAlwaysSaved is the id of the option that allows always and
+// saves the rules to the configuration file; the other options' ids are
+// their kinds.
+const optionAllowAlwaysSaved acp.PermissionOptionId = "allow_always_saved"
 
 // consentContent is what a permission request shows besides its title,
 // as a terminal's consent question does: the subject whole, an ask_agent

@@ -271,7 +271,7 @@ func askConsent(in lineReader, out io.Writer, echo, colour bool, req orchestrato
 		if err != nil {
 			return orchestrator.RejectOnce
 		}
-		if a, ok := parseConsent(line); ok {
+		if a, ok := parseConsent(req, line); ok {
 			return a
 		}
 	}

@@ -32,7 +32,7 @@ type fakeSession struct {
 func (f *fakeSession) PromptTyped(ctx context.Context, text string) error {
 	f.prompts = append(f.prompts, text)
 	if cmd, ok := strings.CutPrefix(text, "run "); ok {
-		a := f.sink.Consent(ctx, orchestrator.ConsentRequest{Tool: "bash", Subject: cmd, Detail: cmd})
+		a := f.sink.Consent(ctx, orchestrator.ConsentRequest{Tool: "bash", Subject: cmd, Detail: cmd, Always: &orchestrator.AlwaysOffer{For: "bash"}})
 		f.answers = append(f.answers, a)
 	}
 	if text == "wait" {

@@ -27,7 +27,7 @@ func askConsentTyped(ctx context.Context, w *turnWatch, out io.Writer, colour bo
 			fmt.Fprintln(out)
 			return orchestrator.RejectOnce
 		}
-		if a, ok := parseConsent(line); ok {
+		if a, ok := parseConsent(req, line); ok {
 			return a
 		}
 	}
@@ -113,21 +113,32 @@ func (t *turnInput) endAsking() {
 	}
 }
 
-// consentKeys ends a consent question: the answers and their keys.
+// consentKeys ends a consent question: the answers and their keys — the
+// "always" answer and its saved form when they are offered.
 func consentKeys(req orchestrator.ConsentRequest) string {
-	return fmt.Sprintf("[y] yes once  [n] no  [a] always for %s  [v] never for %s › ", req.Tool, req.Tool)
+	keys := "[y] yes once  [n] no  "
+	if always := frontend.ConsentAlways(req); always != "" {
+		keys += "[a] " + always + "  "
+	}
+	if req.Always != nil && req.Always.SaveTo != "" {
+		keys += "[s] always, saved to " + req.Always.SaveTo + "  "
+	}
+	return keys + fmt.Sprintf("[v] never for %s › ", req.Tool)
 }
 
-// parseConsent is the answer a line gives to a consent question; false
-// when it gives none (the question is asked again).
-func parseConsent(line string) (orchestrator.ConsentAnswer, bool) {
+// parseConsent is the answer a line gives to req; false when it gives
+// none (the question is asked again): an answer that is not offered is
+// none.
+func parseConsent(req orchestrator.ConsentRequest, line string) (orchestrator.ConsentAnswer, bool) {
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "y", "yes":
 		return orchestrator.AllowOnce, true
 	case "n", "no":
 		return orchestrator.RejectOnce, true
 	case "a", "always":
-		return orchestrator.AllowAlways, true
+		return orchestrator.AllowAlways, req.Always != nil
+	case "s", "save":
+		return orchestrator.AllowAlwaysSaved, req.Always != nil && req.Always.SaveTo != ""
 	case "v", "never":
 		return orchestrator.RejectAlways, true
 	}

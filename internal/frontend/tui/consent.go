@@ -3,6 +3,7 @@ package tui
 import (
 	"unicode"
 
+	"github.com/mm-agent/mm/internal/frontend"
 	"github.com/mm-agent/mm/internal/orchestrator"
 )
 
@@ -28,17 +29,23 @@ func (w *window) consentKey(k key) bool {
 		// Ctrl-C cancels the turn, and with it the question.
 		return k.kind != keyCtrlC
 	default:
+		req := w.consents[0].req
 		switch unicode.ToLower(k.r) {
 		case 'y':
 			a, word = orchestrator.AllowOnce, "yes, once"
 		case 'n':
 			a, word = orchestrator.RejectOnce, "no"
 		case 'a':
-			a, word = orchestrator.AllowAlways, "always for "+w.consents[0].req.Tool
+			a, word = orchestrator.AllowAlways, frontend.ConsentAlways(req)
+		case 's':
+			a, word = orchestrator.AllowAlwaysSaved, frontend.ConsentSaved(req)
 		case 'v':
-			a, word = orchestrator.RejectAlways, "never for "+w.consents[0].req.Tool
+			a, word = orchestrator.RejectAlways, "never for "+frontend.Visible(req.Tool)
 		default:
 			return true
+		}
+		if word == "" {
+			return true // an answer the question does not offer
 		}
 	}
 	w.consents[0].reply <- a
@@ -69,4 +76,29 @@ func (w *window) next(answer string) {
 	if len(w.consents) > 0 {
 		w.showConsent()
 	}
+}
+
+// consentKeys end a consent question in the window: one key an answer,
+// the "always" answer and its saved form when they are offered.
+func consentKeys(req orchestrator.ConsentRequest) string {
+	keys := "[y] once [n] no "
+	if always := frontend.ConsentAlways(req); always != "" {
+		keys += "[a] " + always + " "
+	}
+	if req.Always != nil && req.Always.SaveTo != "" {
+		keys += "[s] saved to " + req.Always.SaveTo + " "
+	}
+	return keys + "[v] never"
+}
+
+// consentStatus is the status line's hint while req is asked.
+func consentStatus(req orchestrator.ConsentRequest) string {
+	s := "allow this call? y once · n no · "
+	if req.Always != nil {
+		s += "a always · "
+	}
+	if req.Always != nil && req.Always.SaveTo != "" {
+		s += "s always, saved · "
+	}
+	return s + "v never · Esc no"
 }

@@ -330,7 +330,7 @@ func (t *transcript) turnEnded(e orchestrator.TurnEnded) {
 // consent shows a consent question and returns its last line, where the
 // answer will be written.
 func (t *transcript) consent(req orchestrator.ConsentRequest) int {
-	head, q := frontend.ConsentQuestion(req, "[y] once [n] no [a] always [v] never")
+	head, q := frontend.ConsentQuestion(req, consentKeys(req))
 	lead := ""
 	for _, l := range head {
 		t.add(changeStyle(l.Diff), lead, "  ", l.Text)

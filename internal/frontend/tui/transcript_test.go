@@ -164,7 +164,7 @@ func TestTranscriptQuestionAndConsent(t *testing.T) {
 	tr.notice("Type a question.\n  /help")
 	tr.question("run ls")
 	tr.event(orchestrator.Text{Text: "Let me"})
-	last := tr.consent(orchestrator.ConsentRequest{Tool: "bash", Subject: "cat <<EOF…", Detail: "cat <<EOF\nhi\nEOF"})
+	last := tr.consent(orchestrator.ConsentRequest{Tool: "bash", Subject: "cat <<EOF…", Detail: "cat <<EOF\nhi\nEOF", Always: &orchestrator.AlwaysOffer{For: "bash"}})
 	if want := len(tr.lines) - 1; last != want {
 		t.Fatalf("consent() = %d, want the last line %d", last, want)
 	}
@@ -178,20 +178,20 @@ func TestTranscriptQuestionAndConsent(t *testing.T) {
 		"[ask]       cat <<EOF",
 		"[ask]       hi",
 		"[ask]       EOF",
-		"[ask]   Allow these lines? [y] once [n] no [a] always [v] never",
+		"[ask]   Allow these lines? [y] once [n] no [a] always for bash [v] never",
 	}
 	if got := shown(&tr); !slices.Equal(got, want) {
 		t.Errorf("asked\n got %q\nwant %q", got, want)
 	}
 	tr.answered(last, "yes, once")
-	tr.consent(orchestrator.ConsentRequest{Agent: "expert", Tool: "bash", Subject: "ls"})
+	tr.consent(orchestrator.ConsentRequest{Agent: "expert", Tool: "bash", Subject: "ls", Always: &orchestrator.AlwaysOffer{For: "bash"}})
 	want = append(want[:5],
 		"[dim] Allow bash, 3 lines:",
 		"[dim]       cat <<EOF",
 		"[dim]       hi",
 		"[dim]       EOF",
-		"[dim]   Allow these lines? [y] once [n] no [a] always [v] never → yes, once",
-		"[ask] Allow [expert] bash: ls? [y] once [n] no [a] always [v] never",
+		"[dim]   Allow these lines? [y] once [n] no [a] always for bash [v] never → yes, once",
+		"[ask] Allow [expert] bash: ls? [y] once [n] no [a] always for bash [v] never",
 	)
 	if got := shown(&tr); !slices.Equal(got, want) {
 		t.Errorf("answered\n got %q\nwant %q", got, want)
@@ -204,14 +204,14 @@ func TestTranscriptQuestionAndConsent(t *testing.T) {
 func TestTranscriptChange(t *testing.T) {
 	var tr transcript
 	last := tr.consent(orchestrator.ConsentRequest{Tool: "edit_file", Subject: "f.txt",
-		Change: &tools.Change{Path: "/p/f.txt", Old: "a\nb\n", OldSize: -1, New: "a\nc\n"}})
+		Change: &tools.Change{Path: "/p/f.txt", Old: "a\nb\n", OldSize: -1, New: "a\nc\n"}, Always: &orchestrator.AlwaysOffer{For: "edit_file"}})
 	want := []string{
 		"[ask] Allow edit_file: f.txt, to make this change:",
 		"[hunk]   @@ -1,2 +1,2 @@",
 		"[ask]    a",
 		"[removed]   -b",
 		"[added]   +c",
-		"[ask]   Allow this change? [y] once [n] no [a] always [v] never",
+		"[ask]   Allow this change? [y] once [n] no [a] always for edit_file [v] never",
 	}
 	if got := shown(&tr); !slices.Equal(got, want) {
 		t.Errorf("asked\n got %q\nwant %q", got, want)

@@ -308,7 +308,7 @@ func (w *window) status() string {
 	case w.hint != "":
 		return s + w.hint
 	case len(w.consents) > 0:
-		return s + "allow this call? y once · n no · a always · v never · Esc no"
+		return s + consentStatus(w.consents[0].req)
 	case w.leaving:
 		return s + "leaving once the turn ends · Ctrl-C leaves now"
 	case w.cancelled:

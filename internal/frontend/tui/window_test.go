@@ -90,9 +90,14 @@ func (tw *testWindow) lines() []string {
 
 func TestWindowConsent(t *testing.T) {
 	var answers []orchestrator.ConsentAnswer
+	bash := &orchestrator.AlwaysOffer{For: "bash"}
+	goTest := &orchestrator.AlwaysOffer{For: `"go test"`, SaveTo: "agent.yaml"}
 	tw := newTestWindow(t, func(ctx context.Context, k sink, text string) {
-		for _, cmd := range []string{"ls", "rm x", "pwd"} {
-			answers = append(answers, k.Consent(ctx, orchestrator.ConsentRequest{Tool: "bash", Subject: cmd}))
+		for _, q := range []struct {
+			cmd    string
+			always *orchestrator.AlwaysOffer
+		}{{"ls", bash}, {"rm x", bash}, {"go test ./...", goTest}, {"$X", nil}, {"pwd", bash}} {
+			answers = append(answers, k.Consent(ctx, orchestrator.ConsentRequest{Tool: "bash", Subject: q.cmd, Always: q.always}))
 		}
 		k.Emit(orchestrator.TurnEnded{})
 	})
@@ -105,22 +110,33 @@ func TestWindowConsent(t *testing.T) {
 		t.Errorf("status while asking: %q", got)
 	}
 	tw.typeKeys("q") // not an answer: nothing happens
+	tw.typeKeys("s") // not offered: nothing happens
 	tw.typeKeys("Y")
 	tw.handleUntil("second question", isAsk)
 	tw.typeKeys("\x1b")
 	tw.handleUntil("third question", isAsk)
+	if got := tw.status(); got != " script/x.yaml · allow this call? y once · n no · a always · s always, saved · v never · Esc no" {
+		t.Errorf("status while asking with a save: %q", got)
+	}
+	tw.typeKeys("s")
+	tw.handleUntil("fourth question", isAsk)
+	tw.typeKeys("a") // not offered: nothing happens
+	tw.typeKeys("n")
+	tw.handleUntil("fifth question", isAsk)
 	tw.typeKeys("v")
 	tw.handleUntil("the end of the turn", isDone)
 
-	want := []orchestrator.ConsentAnswer{orchestrator.AllowOnce, orchestrator.RejectOnce, orchestrator.RejectAlways}
+	want := []orchestrator.ConsentAnswer{orchestrator.AllowOnce, orchestrator.RejectOnce, orchestrator.AllowAlwaysSaved, orchestrator.RejectOnce, orchestrator.RejectAlways}
 	if !slices.Equal(answers, want) {
 		t.Errorf("answers %v, want %v", answers, want)
 	}
 	wantLines := []string{
 		"› go",
-		"Allow bash: ls? [y] once [n] no [a] always [v] never → yes, once",
-		"Allow bash: rm x? [y] once [n] no [a] always [v] never → no",
-		"Allow bash: pwd? [y] once [n] no [a] always [v] never → never for bash",
+		"Allow bash: ls? [y] once [n] no [a] always for bash [v] never → yes, once",
+		"Allow bash: rm x? [y] once [n] no [a] always for bash [v] never → no",
+		`Allow bash: go test ./...? [y] once [n] no [a] always for "go test" [s] saved to agent.yaml [v] never → always for "go test", saved to agent.yaml`,
+		"Allow bash: $X? [y] once [n] no [v] never → no",
+		"Allow bash: pwd? [y] once [n] no [a] always for bash [v] never → never for bash",
 		"⚙ 0 command(s)",
 	}
 	if got := tw.lines(); !slices.Equal(got, wantLines) {
@@ -135,7 +151,7 @@ func TestWindowConsent(t *testing.T) {
 // session ends a cancelled turn.
 func cancellable(ctx context.Context, k sink, text string) {
 	k.Emit(orchestrator.Text{Text: "working"})
-	if a := k.Consent(ctx, orchestrator.ConsentRequest{Tool: "bash", Subject: "sleep 100"}); a != orchestrator.ConsentUnavailable {
+	if a := k.Consent(ctx, orchestrator.ConsentRequest{Tool: "bash", Subject: "sleep 100", Always: &orchestrator.AlwaysOffer{For: "bash"}}); a != orchestrator.ConsentUnavailable {
 		panic(fmt.Sprintf("answer %v, want ConsentUnavailable for a cancelled turn", a))
 	}
 	<-ctx.Done()
@@ -156,7 +172,7 @@ func TestWindowCancel(t *testing.T) {
 	want := []string{
 		"› slow",
 		"🤖 working",
-		"Allow bash: sleep 100? [y] once [n] no [a] always [v] never → cancelled",
+		"Allow bash: sleep 100? [y] once [n] no [a] always for bash [v] never → cancelled",
 		"mm: cancelled",
 		"⚙ 0 command(s)",
 	}
