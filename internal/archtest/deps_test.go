@@ -72,6 +72,9 @@ func policy() []allow {
 		// What both ends of mm's A2A connections read of a message (its
 		// text), over the A2A SDK; the command line never reaches it.
 		{pkg: "internal/a2aconn"},
+		// The door of mm serve's HTTP servers (A2A and MCP): the Host, the
+		// Origin, JSON, the token, the body and connection bounds (issue 40).
+		{pkg: "internal/httpdoor"},
 
 		// Test helpers, imported by _test.go files only (neverRules).
 		{pkg: "internal/mustend"},
@@ -202,7 +205,7 @@ func policy() []allow {
 		// client's text (a context id) through the one function that makes
 		// control characters visible (frontend); a question's text is read
 		// as the A2A client reads an answer's (internal/a2aconn).
-		{pkg: "frontend/a2a", imports: []string{"frontend", "internal/a2aconn", "internal/tracing", "orchestrator"}},
+		{pkg: "frontend/a2a", imports: []string{"frontend", "internal/a2aconn", "internal/httpdoor", "internal/tracing", "orchestrator"}},
 		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
 
 		// The architecture's cmd/mm → frontend, in cmd/mm/cli: the command
