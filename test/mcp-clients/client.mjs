@@ -3,17 +3,19 @@
 // per fact, so that a test compares them as text.
 //
 //   node client.mjs [--http URL] [--token T] [--elicit ANSWER|decline] [--progress]
-//                   [--cancel-after-progress] [--conversation TEXT]
-//                   -- mm serve --mcp --config agent.yaml   (stdio: the command to start)
-//                   list | call TOOL QUESTION
+//                   [--cancel-after-progress] [--cancel-when FILE] [--conversation TEXT]
+//                   [-- mm serve --mcp --config agent.yaml]  (stdio: the command to start)
+//                   :: list | call TOOL QUESTION
 //
 // Over stdio the server is the command after --; over HTTP it is --http.
-// --elicit answers consent questions (an elicitation) with ANSWER, or
+// --cancel-when cancels the call (notifications/cancelled) once FILE
+// exists: the asked agent started. --elicit answers consent questions (an elicitation) with ANSWER, or
 // declines them; without it the client says it cannot answer them.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { existsSync } from "node:fs";
 
 const args = process.argv.slice(2);
 const opt = { http: "", token: "", elicit: "", progress: false, cancel: false, conversation: undefined, command: [] };
@@ -24,7 +26,9 @@ while (args.length > 0) {
   else if (a === "--elicit") opt.elicit = args.shift();
   else if (a === "--progress") opt.progress = true;
   else if (a === "--cancel-after-progress") { opt.cancel = true; opt.progress = true; }
+  else if (a === "--cancel-when") opt.cancelWhen = args.shift();
   else if (a === "--conversation") opt.conversation = args.shift();
+  else if (a === "::") break;
   else if (a === "--") { while (args.length > 0 && args[0] !== "::") opt.command.push(args.shift()); args.shift(); }
   else { args.unshift(a); break; }
 }
@@ -73,6 +77,14 @@ if (verb === "list") {
       pieces.push(p.message ?? "");
       if (opt.cancel && pieces.length === 1) controller.abort("the test cancels it");
     };
+  }
+  if (opt.cancelWhen) {
+    const watch = setInterval(() => {
+      if (existsSync(opt.cancelWhen)) {
+        clearInterval(watch);
+        controller.abort("the test cancels it");
+      }
+    }, 20);
   }
   const params = { name: tool, arguments: { question } };
   if (opt.conversation !== undefined) params.arguments.conversation = opt.conversation;
