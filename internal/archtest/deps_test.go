@@ -80,6 +80,8 @@ func policy() []allow {
 		{pkg: "internal/mustend"},
 		{pkg: "internal/nodetest"},
 		{pkg: "internal/fakegemini"},
+		// The Anthropic Messages API on loopback, for Claude Code (issue 40).
+		{pkg: "internal/fakeanthropic"},
 		{pkg: "internal/llamatest"},
 		// A real Ollama, started for a test (test/ollama builds it).
 		{pkg: "internal/ollamatest"},
@@ -392,7 +394,7 @@ func neverRules() []never {
 		},
 		{
 			from:   []string{"..."},
-			to:     []string{"internal/fakegemini", "internal/llamatest", "internal/mustend", "internal/nodetest", "internal/ollamatest", "internal/proc/proctest"},
+			to:     []string{"internal/fakeanthropic", "internal/fakegemini", "internal/llamatest", "internal/mustend", "internal/nodetest", "internal/ollamatest", "internal/proc/proctest"},
 			direct: true,
 			rule:   "a test helper is linked into no mm binary: only _test.go files import it",
 		},
