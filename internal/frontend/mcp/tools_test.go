@@ -98,7 +98,10 @@ func TestProgress(t *testing.T) {
 		var last float64
 		fake := &fakeSession{hold: hold, asked: make(chan string, 1)}
 		srv := newServer(context.Background(), Options{Name: "mm", Agents: []orchestrator.AskableAgent{{Name: "expert"}},
-			NewSession: func(ctx context.Context, o orchestrator.Options) (Session, error) { fake.sink = o.Sink; return fake, nil }})
+			NewSession: func(ctx context.Context, o orchestrator.Options) (Session, error) {
+				fake.sink = o.Sink
+				return fake, nil
+			}})
 		ct, st := sdk.NewInMemoryTransports()
 		ss, err := srv.mcp.Connect(context.Background(), st, nil)
 		if err != nil {
