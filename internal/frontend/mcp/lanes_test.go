@@ -19,8 +19,8 @@ type meetingSession struct {
 }
 
 func (m *meetingSession) Prompt(context.Context, string) error { return nil }
-func (m *meetingSession) HoldsAskAnswer() bool                  { return false }
-func (m *meetingSession) Close() error                          { return nil }
+func (m *meetingSession) HoldsAskAnswer() bool                 { return false }
+func (m *meetingSession) Close() error                         { return nil }
 
 func (m *meetingSession) AskForClient(ctx context.Context, name, question string, _ bool, _ string) (string, error) {
 	m.sink.Emit(orchestrator.Text{Agent: name, Text: name + " says hi"})
