@@ -73,7 +73,7 @@ application/json are refused.`,
 // runServe is mm serve --a2a.
 func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFlags) int {
 	if sf.a2a == "" {
-		fmt.Fprintln(s.ErrOut, "mm serve: give the address to serve on: mm serve --a2a 127.0.0.1:8000 (or --mcp, --mcp-http 127.0.0.1:8000)")
+		fmt.Fprintln(s.ErrOut, "mm serve: say where to serve: --a2a 127.0.0.1:8000 (A2A), --mcp (MCP over stdio) or --mcp-http 127.0.0.1:8000 (MCP over HTTP)")
 		return 2
 	}
 	host, _, err := net.SplitHostPort(sf.a2a)
