@@ -50,32 +50,30 @@ func newServed(srv *server, ss *sdk.ServerSession) *served {
 // run answers call c with its lane held: a turn of the served agent, or
 // a hand-off to the agent of c's lane.
 func (sv *served) run(ctx context.Context, c *call, turn bool, in input) (string, error) {
+	sess, err := sv.session()
+	if err != nil {
+		return "", err
+	}
+	// The call's progress is ready before it holds its lane: the session's
+	// events for the lane are the call's from then on.
+	c.start(!turn && sess.HoldsAskAnswer())
+	defer c.finish()
 	release, err := sv.take(ctx, c, turn)
 	if err != nil {
 		return "", err
 	}
 	defer release()
-	sess, err := sv.session()
-	if err != nil {
-		return "", err
-	}
 	if turn {
-		c.start(false)
-		err := sess.Prompt(ctx, in.message())
-		c.finish()
-		if err != nil {
+		if err := sess.Prompt(ctx, in.message()); err != nil {
 			return "", err
 		}
-		return c.answer.String(), nil
+		return c.answerText(), nil
 	}
-	c.start(sess.HoldsAskAnswer())
 	conversation := ""
 	if in.Conversation != nil {
 		conversation = *in.Conversation
 	}
-	read, err := sess.AskForClient(ctx, c.lane, in.Question, conversation != "", conversation)
-	c.finish()
-	return read, err
+	return sess.AskForClient(ctx, c.lane, in.Question, conversation != "", conversation)
 }
 
 // take holds c's lane until release; an error when ctx ended first.
@@ -215,6 +213,13 @@ func (c *call) start(hold bool) {
 
 // finish sends the progress still gathered.
 func (c *call) finish() { c.gather.Close() }
+
+// answerText is the served agent's answer, as it streamed.
+func (c *call) answerText() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.answer.String()
+}
 
 // text takes a piece of the answer.
 func (c *call) text(t string) {
