@@ -34,6 +34,9 @@ type served struct {
 	// turns is taken whole by a turn, one unit by each hand-off.
 	turns *semaphore.Weighted
 
+	// starting is held while the session starts: one start at a time.
+	starting sync.Mutex
+
 	mu     sync.Mutex
 	sess   Session
 	end    func() error // ends the saving of sess; nil when not saved
@@ -121,27 +124,35 @@ func cancelled(err error) error {
 	return err
 }
 
-// session is the mm session, started on the first call.
+// session is the mm session, started on the first call. It starts
+// without sv.mu held: a session may emit while it starts, and its sink
+// takes sv.mu.
 func (sv *served) session() (Session, error) {
+	sv.starting.Lock()
+	defer sv.starting.Unlock()
 	sv.mu.Lock()
-	defer sv.mu.Unlock()
-	if sv.closed {
+	sess, closed := sv.sess, sv.closed
+	sv.mu.Unlock()
+	switch {
+	case closed:
 		return nil, errStopping
-	}
-	if sv.sess != nil {
-		return sv.sess, nil
+	case sess != nil:
+		return sess, nil
 	}
 	srv := sv.srv
 	o := srv.opts.Session
 	o.Sink = &sink{sv: sv}
+	var end func() error
 	var err error
 	if srv.opts.Store != nil {
-		o.Recorder, sv.end, err = srv.opts.Store.Open(o)
+		o.Recorder, end, err = srv.opts.Store.Open(o)
 	}
-	var sess Session
 	if err == nil {
 		sess, err = srv.opts.NewSession(srv.ctx, o)
 	}
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	sv.end = end
 	if err != nil {
 		sv.endSaving()
 		srv.log.printf("a session could not start: %v", err)
@@ -154,6 +165,9 @@ func (sv *served) session() (Session, error) {
 // close closes the session once its calls have returned (the MCP SDK
 // waits for them before an MCP session ends).
 func (sv *served) close() {
+	// A session still starting is closed once it has.
+	sv.starting.Lock()
+	defer sv.starting.Unlock()
 	sv.mu.Lock()
 	sv.closed = true
 	sess := sv.sess
