@@ -25,7 +25,9 @@ func serveHTTP(t *testing.T, opts Options) string {
 	if opts.Name == "" {
 		opts.Name = "mm"
 	}
-	opts.NewSession = func(context.Context, orchestrator.Options) (Session, error) { return &fakeSession{asked: make(chan string, 1)}, nil }
+	opts.NewSession = func(context.Context, orchestrator.Options) (Session, error) {
+		return &fakeSession{asked: make(chan string, 1)}, nil
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- ServeHTTP(ctx, ln, opts) }()
