@@ -75,11 +75,16 @@ func policy() []allow {
 		// What both ends of mm's A2A connections read of a message (its
 		// text), over the A2A SDK; the command line never reaches it.
 		{pkg: "internal/a2aconn"},
+		// The door of mm serve's HTTP servers (A2A and MCP): the Host, the
+		// Origin, JSON, the token, the body and connection bounds (issue 40).
+		{pkg: "internal/httpdoor"},
 
 		// Test helpers, imported by _test.go files only (neverRules).
 		{pkg: "internal/mustend"},
 		{pkg: "internal/nodetest"},
 		{pkg: "internal/fakegemini"},
+		// The Anthropic Messages API on loopback, for Claude Code (issue 40).
+		{pkg: "internal/fakeanthropic"},
 		{pkg: "internal/llamatest"},
 		// A real Ollama, started for a test (test/ollama builds it).
 		{pkg: "internal/ollamatest"},
@@ -220,8 +225,17 @@ func policy() []allow {
 		// client's text (a context id) through the one function that makes
 		// control characters visible (frontend); a question's text is read
 		// as the A2A client reads an answer's (internal/a2aconn).
-		{pkg: "frontend/a2a", imports: []string{"frontend", "internal/a2aconn", "internal/tracing", "orchestrator"}},
+		{pkg: "frontend/a2a", imports: []string{"frontend", "internal/a2aconn", "internal/httpdoor", "internal/tracing", "orchestrator"}},
 		{pkg: "frontend/tui", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
+		// mm serve --mcp: a front end over orchestrator.Session, as
+		// frontend/a2a is, over the MCP SDK's server (issue 40); behind the
+		// door of every mm serve over HTTP (internal/httpdoor); a consent
+		// question and a log line made visible as every front end makes
+		// them (frontend).
+		// Not drawn: handoff, for the served agent reads a call's
+		// conversation as an asked mm reads the one a hand-off sends
+		// (handoff.Message).
+		{pkg: "frontend/mcp", imports: []string{"frontend", "handoff", "internal/httpdoor", "orchestrator"}},
 
 		// The architecture's cmd/mm → frontend, in cmd/mm/cli: the command
 		// line. Not drawn, what it wires: the session's
@@ -239,9 +253,10 @@ func policy() []allow {
 		// configurations use, each made when a configuration needs it: the
 		// wasm runtime (hooks/wasm), the MCP client (tools/mcptools), the
 		// OTLP export (internal/tracing/otlp), the JSON Schema compiler
-		// (mmconfigs/schemacheck), A2A both ways (a2aagent, frontend/a2a).
+		// (mmconfigs/schemacheck), A2A both ways (a2aagent, frontend/a2a),
+		// the MCP server (frontend/mcp).
 		{pkg: "cmd/mm/cli", imports: []string{
-			"a2aagent", "frontend", "frontend/a2a", "frontend/acp", "frontend/line", "frontend/tui",
+			"a2aagent", "frontend", "frontend/a2a", "frontend/acp", "frontend/line", "frontend/mcp", "frontend/tui",
 			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc", "internal/sandbox",
 			"internal/regularfile", "internal/tracing", "internal/tracing/otlp", "llm/openai", "mmconfigs",
 			"mmconfigs/schemacheck", "orchestrator", "projectdocs", "sessions", "skills", "tools", "tools/mcptools",
@@ -323,8 +338,8 @@ func neverRules() []never {
 		{
 			// The line mode and the window render the same events side by
 			// side; neither is built on another front end.
-			from: []string{"frontend/a2a", "frontend/acp", "frontend/line", "frontend/tui"},
-			to:   []string{"frontend/a2a", "frontend/acp", "frontend/line", "frontend/tui"},
+			from: []string{"frontend/a2a", "frontend/acp", "frontend/line", "frontend/mcp", "frontend/tui"},
+			to:   []string{"frontend/a2a", "frontend/acp", "frontend/line", "frontend/mcp", "frontend/tui"},
 			rule: "a front end imports no other front end: what two of them need is in frontend (CONTRIBUTING.md)",
 		},
 		{
@@ -366,18 +381,21 @@ func neverRules() []never {
 			// tools.MCPServer and tools.MCPTools, and is given the client
 			// as a tools.MCPStarter, so that the MCP SDK is imported by one
 			// package, and a test of the orchestrator gives a fake.
-			from:    []string{"frontend/...", "mmconfigs", "orchestrator", "tools"},
+			// frontend/mcp, the MCP server (mm serve --mcp), is the one
+			// front end made on it (issue 40), as frontend/a2a is made on
+			// the A2A SDK: a feature cmd/mm makes when it serves.
+			from:    []string{"frontend", "frontend/a2a", "frontend/acp", "frontend/line", "frontend/markdown", "frontend/tui", "mmconfigs", "orchestrator", "tools"},
 			toOther: []string{"github.com/modelcontextprotocol/go-sdk/..."},
-			rule:    "only tools/mcptools links the MCP client (issue 16)",
+			rule:    "only tools/mcptools (the client) and frontend/mcp (the server) link the MCP SDK (issues 16, 40)",
 		},
 		{
 			// The configuration reads and checks its JSON Schemas and holds
 			// them compiled as an mmconfigs.Validator, which the command
 			// line has mmconfigs/schemacheck make, so that jsonschema-go
 			// is imported by one package of mm.
-			from:    []string{"frontend/...", "mmconfigs", "orchestrator", "tools"},
+			from:    []string{"frontend", "frontend/a2a", "frontend/acp", "frontend/line", "frontend/markdown", "frontend/tui", "mmconfigs", "orchestrator", "tools"},
 			toOther: []string{"github.com/google/jsonschema-go/..."},
-			rule:    "only mmconfigs/schemacheck (and the MCP client) link jsonschema-go (issue 16)",
+			rule:    "only mmconfigs/schemacheck (and the MCP SDK's two packages) link jsonschema-go (issues 16, 40)",
 		},
 		{
 			from:   []string{"internal/..."},
@@ -395,7 +413,7 @@ func neverRules() []never {
 		},
 		{
 			from:   []string{"..."},
-			to:     []string{"internal/fakegemini", "internal/llamatest", "internal/mustend", "internal/nodetest", "internal/ollamatest", "internal/proc/proctest"},
+			to:     []string{"internal/fakeanthropic", "internal/fakegemini", "internal/llamatest", "internal/mustend", "internal/nodetest", "internal/ollamatest", "internal/proc/proctest"},
 			direct: true,
 			rule:   "a test helper is linked into no mm binary: only _test.go files import it",
 		},

@@ -33,6 +33,7 @@ var renderers = []string{
 	"frontend/tui transcript.event", // the window's transcript
 	"frontend/acp sink.Emit",        // an editor's session/update notifications
 	"frontend/a2a sink.Emit",        // an A2A task's events
+	"frontend/mcp sink.Emit",        // an MCP tool call's progress notifications
 }
 
 // passers take events and hand them on, to a renderer above, with why: a

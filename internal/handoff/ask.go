@@ -4,11 +4,15 @@
 // agent reads back.
 package handoff
 
-// Routes by which a hand-off starts (the ask object's "via").
+// Routes by which a hand-off starts (the ask object's "via"): the hooks
+// reference's three, and mm's addition "mcp" (docs/reference/hooks.md).
 const (
 	ViaTool    = "tool"
 	ViaCommand = "command"
 	ViaCLI     = "cli"
+	// ViaMCP is a tool call of an MCP client (mm serve --mcp): another
+	// agent's model asks one of the served configuration's agents.
+	ViaMCP = "mcp"
 )
 
 // Ask is the hand-off as hooks see it: the "ask" object of a preAsk or

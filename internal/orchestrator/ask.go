@@ -278,7 +278,14 @@ func (s *Session) childEnv(name, config string) []string {
 // It returns what the asking agent reads. A denial is an error "ask denied
 // by a hook: <reason>".
 func (s *Session) Ask(ctx context.Context, name, question string, withContext bool, transcript string) (string, error) {
-	h := &handOff{s: s, t: s.outsideTurn(), agent: name, question: question, via: handoff.ViaCLI, typed: s.depth == 0,
+	return s.askOutside(ctx, handoff.ViaCLI, s.depth == 0, name, question, withContext, transcript)
+}
+
+// askOutside is a hand-off outside any turn, by route via; typed expands
+// the question's @path and $name lines after preAsk. It returns what the
+// asking agent reads; a denial is an error "ask denied by a hook: <reason>".
+func (s *Session) askOutside(ctx context.Context, via string, typed bool, name, question string, withContext bool, transcript string) (string, error) {
+	h := &handOff{s: s, t: s.outsideTurn(), agent: name, question: question, via: via, typed: typed,
 		withContext: withContext, transcript: transcript}
 	h.run(ctx)
 	if err := h.failure(); err != nil {

@@ -16,6 +16,9 @@ import (
 // serveFlags are mm serve's own flags.
 type serveFlags struct {
 	a2a          string
+	mcp          bool   // --mcp: MCP over stdio (serve_mcp.go)
+	mcpHTTP      string // --mcp-http ADDR: MCP over streamable HTTP
+	maxCalls     int
 	tokenEnv     string
 	noToken      bool
 	allowOrigins []string
@@ -28,9 +31,15 @@ type serveFlags struct {
 func serveCmd(f *flags, s *streams, end *ending) *cobra.Command {
 	var sf serveFlags
 	cmd := &cobra.Command{
-		Use:   "serve --a2a ADDR",
-		Short: "serve the configuration as an agent over A2A (Agent2Agent protocol) until SIGTERM or Ctrl-C",
-		Long: `Serves the configuration as an A2A agent at ADDR (host:port): its card at
+		Use:   "serve --a2a ADDR | --mcp | --mcp-http ADDR",
+		Short: "serve the configuration as an agent over A2A, or its agents as MCP tools, until SIGTERM or Ctrl-C",
+		Long: `With --mcp (over stdio) or --mcp-http ADDR (streamable HTTP at /mcp), serves
+the configuration's agents as MCP tools: one per agent of mmConfigs, each call a
+hand-off under the configuration's preAsk and postAsk hooks ("via": "mcp"), and
+the agent itself, each call one turn. A consent question goes to the client as
+an elicitation, or is refused when the client cannot answer one.
+
+With --a2a, serves the configuration as an A2A agent at ADDR (host:port): its card at
 /.well-known/agent-card.json, JSON-RPC with streaming at /. Each A2A context is one
 mm session, saved in the sessions folder's served/ folder (not with --no-save or
 persist: false). Nobody can be asked for consent: tool calls run only with yolo: true
@@ -44,6 +53,9 @@ header) that --allow-origin does not name, or with a body that is not
 application/json are refused.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if sf.mcp || sf.mcpHTTP != "" {
+				return exitCode(runServeMCP(cmd.Context(), end, s, f, sf, cmd.Flags().Changed))
+			}
 			return exitCode(runServe(cmd.Context(), end, s, f, sf))
 		},
 	}
@@ -54,13 +66,14 @@ application/json are refused.`,
 	cmd.Flags().IntVar(&sf.maxTasks, "max-tasks", a2a.DefaultMaxTasks, "how many tasks may run at once; more are refused with a failed task")
 	cmd.Flags().IntVar(&sf.maxConns, "max-connections", a2a.DefaultMaxConns, "how many connections may be open at once; more are answered 503")
 	cmd.Flags().BoolVar(&sf.noSave, "no-save", false, "do not save the contexts' sessions (as persist: false)")
+	serveMCPFlags(cmd, &sf)
 	return cmd
 }
 
 // runServe is mm serve --a2a.
 func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFlags) int {
 	if sf.a2a == "" {
-		fmt.Fprintln(s.ErrOut, "mm serve: give the address to serve on: mm serve --a2a 127.0.0.1:8000")
+		fmt.Fprintln(s.ErrOut, "mm serve: say where to serve: --a2a 127.0.0.1:8000 (A2A), --mcp (MCP over stdio) or --mcp-http 127.0.0.1:8000 (MCP over HTTP)")
 		return 2
 	}
 	host, _, err := net.SplitHostPort(sf.a2a)
@@ -68,17 +81,14 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 		fmt.Fprintf(s.ErrOut, "mm serve: --a2a %s: want host:port, like 127.0.0.1:8000 (%v)\n", sf.a2a, err)
 		return 2
 	}
-	for _, o := range sf.allowOrigins {
-		if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.RawQuery != "" {
-			fmt.Fprintf(s.ErrOut, "mm serve: --allow-origin %q: want a web origin, scheme and host, like https://app.example or http://localhost:3000\n", o)
-			return 2
-		}
+	if code := checkOrigins(s, sf.allowOrigins); code != 0 {
+		return code
 	}
 	if sf.maxConns < 1 {
 		fmt.Fprintf(s.ErrOut, "mm serve: --max-connections %d: want a number above 0\n", sf.maxConns)
 		return 2
 	}
-	token, tokenFile, code := serveTokenOf(s, sf, host)
+	token, tokenFile, code := serveTokenOf(s, sf, "--a2a "+sf.a2a, host)
 	if code != 0 {
 		return code
 	}
@@ -131,17 +141,29 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 	return 0
 }
 
+// checkOrigins refuses an --allow-origin that is no web origin.
+func checkOrigins(s *streams, origins []string) int {
+	for _, o := range origins {
+		if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.RawQuery != "" {
+			fmt.Fprintf(s.ErrOut, "mm serve: --allow-origin %q: want a web origin, scheme and host, like https://app.example or http://localhost:3000\n", o)
+			return 2
+		}
+	}
+	return 0
+}
+
 // serveTokenOf is the token mm serve asks of its clients: $VAR's with
 // --token-env, none with --no-token (loopback only), else the one in mm's
-// state folder, whose path file names. code is not 0 when mm serve cannot
+// state folder, whose path file names; served is the flag and address
+// served ("--a2a 0.0.0.0:8000"), for a message. code is not 0 when mm serve cannot
 // start, the reason written.
-func serveTokenOf(s *streams, sf serveFlags, host string) (token, file string, code int) {
+func serveTokenOf(s *streams, sf serveFlags, served, host string) (token, file string, code int) {
 	switch {
 	case sf.noToken && sf.tokenEnv != "":
 		fmt.Fprintln(s.ErrOut, "mm serve: --no-token and --token-env: give one of them")
 		return "", "", 2
 	case sf.noToken && !loopback(host):
-		fmt.Fprintf(s.ErrOut, "mm serve: --no-token: --a2a %s is reachable from other machines, which must send a token: leave --no-token out, or serve on 127.0.0.1\n", sf.a2a)
+		fmt.Fprintf(s.ErrOut, "mm serve: --no-token: %s is reachable from other machines, which must send a token: leave --no-token out, or serve on 127.0.0.1\n", served)
 		return "", "", 2
 	case sf.noToken:
 		return "", "", 0

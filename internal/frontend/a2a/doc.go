@@ -8,11 +8,10 @@
 // rendered as A2A events: the agent's own answer as the chunks of one
 // artifact, the task's end as its final status. Nobody can be asked for
 // consent, so tool calls run only with yolo or a hook's allow, as with -p.
-// The protocol itself is a2a-go's server (a2asrv); this package adds the
-// bounds a service needs: a door that refuses a request for another Host,
-// from a web page (Origin) not allowed, or not JSON (door.go); a bearer
-// token; a request body limit; a bound on running tasks and on kept tasks;
-// an idle timeout and a cap on open connections (conns.go); a write
-// deadline for slow clients; and a shutdown that cancels what runs and
-// closes every session. A client's text is a question: it runs no command.
+// The protocol itself is a2a-go's server (a2asrv), behind the door every
+// mm serve over HTTP has (internal/httpdoor: the Host, the Origin, JSON,
+// the bearer token, the body limit, a write deadline, an idle timeout and
+// a cap on open connections); this package adds the bounds of its own: on
+// running tasks and on kept tasks, and a shutdown that cancels what runs
+// and closes every session. A client's text is a question: it runs no command.
 package a2a

@@ -2,14 +2,12 @@ package a2a
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -18,6 +16,7 @@ import (
 	a2alog "github.com/a2aproject/a2a-go/log"
 
 	"github.com/mm-agent/mm/internal/frontend"
+	"github.com/mm-agent/mm/internal/httpdoor"
 	"github.com/mm-agent/mm/internal/orchestrator"
 	"github.com/mm-agent/mm/internal/tracing"
 )
@@ -37,20 +36,9 @@ const (
 	// keptTasks is how many ended tasks stay readable with tasks/get: a
 	// flood of requests must not grow the memory without end.
 	keptTasks = 1000
-	// writeTimeout is how long one write to a client may block: a client
-	// that stops reading for that long is cut off, and its task goes on.
-	writeTimeout = 30 * time.Second
-	// readHeaderTimeout bounds a request's headers: a slow client cannot
-	// hold a connection open by sending nothing.
-	readHeaderTimeout = 10 * time.Second
-	// idleTimeout closes a kept-alive connection with no request for that
-	// long: an A2A client asks again within seconds, or opens another.
-	idleTimeout = 15 * time.Second
 	// DefaultMaxConns is how many connections may be open at once by
-	// default; one more is answered 503. Each running task holds one (its
-	// stream), so it is a few times DefaultMaxTasks, and far below the
-	// file descriptors a process has (1,024 by default).
-	DefaultMaxConns = 200
+	// default (httpdoor's bound); one more is answered 503.
+	DefaultMaxConns = httpdoor.DefaultMaxConns
 	// shutdownGrace is how long, once asked to stop, the server waits for
 	// its cancelled tasks to say so to their clients.
 	shutdownGrace = 500 * time.Millisecond
@@ -88,9 +76,11 @@ type Options struct {
 	// Log gets one line per problem the server met (a session that could
 	// not start, a client cut off).
 	Log io.Writer
-	// WriteTimeout bounds each write to a client; 0 for writeTimeout.
+	// WriteTimeout bounds each write to a client; 0 for
+	// httpdoor.DefaultWriteTimeout.
 	WriteTimeout time.Duration
-	// IdleTimeout closes a connection idle that long; 0 for idleTimeout.
+	// IdleTimeout closes a connection idle that long; 0 for
+	// httpdoor.DefaultIdleTimeout.
 	IdleTimeout time.Duration
 	// MaxConns bounds the connections open at once; 0 for DefaultMaxConns.
 	MaxConns int
@@ -124,12 +114,6 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = DefaultMaxSessions
 	}
-	if opts.WriteTimeout <= 0 {
-		opts.WriteTimeout = writeTimeout
-	}
-	if opts.IdleTimeout <= 0 {
-		opts.IdleTimeout = idleTimeout
-	}
 	if opts.MaxConns <= 0 {
 		opts.MaxConns = DefaultMaxConns
 	}
@@ -137,20 +121,10 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 	defer cancelTasks()
 	x := newExecutor(tasksCtx, opts)
 	defer x.sessions.closeAll()
-	d := newDoor(ln.Addr(), opts.Host, opts.AllowOrigins)
+	d := httpdoor.NewDoor(ln.Addr(), opts.Host, opts.AllowOrigins, cors)
 	h := Handler(x, opts, "http://"+ln.Addr().String()+"/")
-	ln = newCapListener(ln, opts.MaxConns)
-	srv := &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !d.check(w, r) {
-				h.ServeHTTP(w, r)
-			}
-		}),
-		ReadHeaderTimeout: readHeaderTimeout,
-		IdleTimeout:       opts.IdleTimeout,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          nil,
-	}
+	ln = httpdoor.Listen(ln, opts.MaxConns)
+	srv := httpdoor.Server(d.Wrap(h), opts.IdleTimeout)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -209,45 +183,21 @@ func Handler(x a2asrv.AgentExecutor, opts Options, url string) http.Handler {
 	return mux
 }
 
-// guard checks the bearer token, limits the body, and puts a deadline on
-// each write to the client.
+// guard is httpdoor's guard (the token, the body limit, a deadline on
+// each write), the asking agent's span continued by the request.
 func guard(token string, timeout time.Duration, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if token != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="mm"`)
-				http.Error(w, "a bearer token is required: Authorization: Bearer <token>", http.StatusUnauthorized)
-				return
-			}
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+	return httpdoor.Guard(token, MaxBody, timeout, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The asking agent's span, when it traces: its task continues it.
-		r = r.WithContext(tracing.FromHeader(r.Context(), r.Header))
-		rc := http.NewResponseController(w)
-		// The deadline of the last write must not outlive the request: the
-		// connection, kept alive, serves the next one.
-		defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
-		next.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: rc, timeout: timeout}, r)
-	})
+		next.ServeHTTP(w, r.WithContext(tracing.FromHeader(r.Context(), r.Header)))
+	}))
 }
 
-// deadlineWriter sets a write deadline before each write, so that a client
-// that stops reading ends its request instead of holding it for ever.
-type deadlineWriter struct {
-	http.ResponseWriter
-	rc      *http.ResponseController
-	timeout time.Duration
+// cors is what a page of an allowed origin may send: A2A's JSON-RPC and
+// the trace context.
+var cors = httpdoor.CORS{
+	Methods: []string{"GET", "POST"},
+	Headers: []string{"Authorization", "Content-Type", "Accept", "Traceparent", "Tracestate"},
 }
-
-func (d *deadlineWriter) Write(p []byte) (int, error) {
-	_ = d.rc.SetWriteDeadline(time.Now().Add(d.timeout))
-	return d.ResponseWriter.Write(p)
-}
-
-func (d *deadlineWriter) Flush() { _ = d.rc.Flush() }
-
-func (d *deadlineWriter) Unwrap() http.ResponseWriter { return d.ResponseWriter }
 
 // logLine writes one line to the log, serialised.
 type logLine struct {

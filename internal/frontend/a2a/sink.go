@@ -2,14 +2,13 @@ package a2a
 
 import (
 	"context"
-	"strings"
 	"sync"
-	"time"
 
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2asrv"
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
 
+	"github.com/mm-agent/mm/internal/frontend"
 	"github.com/mm-agent/mm/internal/orchestrator"
 )
 
@@ -27,28 +26,21 @@ type output struct {
 	ctx context.Context
 	rc  *a2asrv.RequestContext
 	q   eventqueue.Queue
-	// artifact is the answer's artifact, once its first chunk was written.
-	artifact a2a.ArtifactID
+	// gather gathers the answer's pieces into artifact chunks: a2a-go
+	// stores the whole task at every event, so an event per token would
+	// cost the square of the answer's length.
+	gather *frontend.Gatherer
+	// artifact is the answer's artifact, once its first chunk was written;
 	// err is the first failed write: the task's events can no longer be
-	// delivered.
-	err error
-	// pending is text not yet written; timer writes it flushEvery after
-	// its first piece.
-	pending strings.Builder
-	timer   *time.Timer
+	// delivered. Both are the gatherer's, written under its lock.
+	artifact a2a.ArtifactID
+	err      error
 }
-
-// How the answer's pieces are gathered into events: at most flushEvery
-// late (a person reading an A2A client's stream does not see 100 ms), and
-// at most flushBytes each.
-const (
-	flushEvery = 100 * time.Millisecond
-	flushBytes = 4 << 10
-)
 
 // bind sends the session's events to task rc's queue until unbind.
 func (s *sink) bind(ctx context.Context, rc *a2asrv.RequestContext, q eventqueue.Queue) *output {
 	o := &output{ctx: ctx, rc: rc, q: q}
+	o.gather = frontend.NewGatherer(o.write)
 	s.mu.Lock()
 	s.out = o
 	s.mu.Unlock()
@@ -58,11 +50,12 @@ func (s *sink) bind(ctx context.Context, rc *a2asrv.RequestContext, q eventqueue
 // unbind writes what text is left and stops sending events to the task.
 func (s *sink) unbind() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.out != nil {
-		s.out.flush()
-	}
+	o := s.out
 	s.out = nil
+	s.mu.Unlock()
+	if o != nil {
+		o.gather.Close()
+	}
 }
 
 // Emit takes the agent's own text into the answer's artifact.
@@ -70,7 +63,12 @@ func (s *sink) Emit(ev orchestrator.Event) {
 	switch e := ev.(type) {
 	case orchestrator.Text:
 		if e.Agent == "" && e.Text != "" {
-			s.text(e.Text)
+			s.mu.Lock()
+			o := s.out
+			s.mu.Unlock()
+			if o != nil {
+				o.gather.Add(e.Text)
+			}
 		}
 	case orchestrator.ModelStarted, orchestrator.Compressing, orchestrator.Compressed,
 		orchestrator.AskStarted, orchestrator.AskEnded, orchestrator.ToolStarted, orchestrator.ToolEnded,
@@ -82,45 +80,13 @@ func (s *sink) Emit(ev orchestrator.Event) {
 	}
 }
 
-// text adds a piece of the answer. Pieces are gathered up to flushBytes or
-// flushEvery: a2a-go stores the whole task at every event, so an event per
-// token would cost the square of the answer's length. The queue's write
-// waits when the client reads slowly: the model waits behind it, and
-// nothing is dropped.
-func (s *sink) text(t string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	o := s.out
-	if o == nil || o.err != nil {
+// write writes gathered text as one artifact chunk, the first one opening
+// the artifact. The queue's write waits when the client reads slowly: the
+// model waits behind it, and nothing is dropped.
+func (o *output) write(text string) {
+	if o.err != nil {
 		return
 	}
-	o.pending.WriteString(t)
-	switch {
-	case o.artifact == "" || o.pending.Len() >= flushBytes:
-		// The first piece goes at once: the client sees the answer start.
-		o.flush()
-	case o.timer == nil:
-		o.timer = time.AfterFunc(flushEvery, func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if s.out == o {
-				o.flush()
-			}
-		})
-	}
-}
-
-// flush writes the gathered text as one artifact chunk; s.mu is held.
-func (o *output) flush() {
-	if o.timer != nil {
-		o.timer.Stop()
-		o.timer = nil
-	}
-	if o.pending.Len() == 0 || o.err != nil {
-		return
-	}
-	text := o.pending.String()
-	o.pending.Reset()
 	var e *a2a.TaskArtifactUpdateEvent
 	if o.artifact == "" {
 		e = a2a.NewArtifactEvent(o.rc, a2a.TextPart{Text: text})

@@ -1,4 +1,4 @@
-package a2a
+package httpdoor
 
 import (
 	"bytes"
@@ -23,11 +23,11 @@ const refusedReadWait = 500 * time.Millisecond
 // response, before it is closed: a client can say why.
 const busyText = "mm serve holds as many connections as it may: try again in a moment\n"
 
-// capListener hands at most max connections to the server at once; one
+// CapListener hands at most max connections to the server at once; one
 // more is answered 503 and closed. Unlike a listener that stops
 // accepting, a client over the limit is told at once, and the backlog of
 // the kernel does not fill.
-type capListener struct {
+type CapListener struct {
 	net.Listener
 	max int
 
@@ -37,11 +37,14 @@ type capListener struct {
 	refused int
 }
 
-func newCapListener(ln net.Listener, max int) *capListener {
-	return &capListener{Listener: ln, max: max}
+// Listen hands at most max of ln's connections to the server at once.
+func Listen(ln net.Listener, max int) *CapListener {
+	return &CapListener{Listener: ln, max: max}
 }
 
-func (l *capListener) Accept() (net.Conn, error) {
+// Accept is net.Listener's: a connection over the cap is answered 503 and
+// closed, and the next one waited for.
+func (l *CapListener) Accept() (net.Conn, error) {
 	for {
 		c, err := l.Listener.Accept()
 		if err != nil {
@@ -60,8 +63,8 @@ func (l *capListener) Accept() (net.Conn, error) {
 	}
 }
 
-// counts is the connections open and refused so far.
-func (l *capListener) counts() (open, refused int) {
+// Counts is the connections open and refused so far.
+func (l *CapListener) Counts() (open, refused int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.open, l.refused
@@ -105,7 +108,7 @@ func readHead(c net.Conn) {
 // countedConn gives its place back when closed, once.
 type countedConn struct {
 	net.Conn
-	l    *capListener
+	l    *CapListener
 	once sync.Once
 }
 

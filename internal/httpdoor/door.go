@@ -1,4 +1,4 @@
-package a2a
+package httpdoor
 
 import (
 	"mime"
@@ -9,13 +9,13 @@ import (
 	"strings"
 )
 
-// door is what a request must be for mm serve to read it at all, whatever
+// Door is what a request must be for mm serve to read it at all, whatever
 // its token: addressed to the address served, from no web page the person
 // did not name, and JSON. A web page can send a text/plain POST to
 // 127.0.0.1 without asking (no CORS preflight), and read the answer after
 // DNS rebinding points its own name there: the Host names it, its Origin
 // says so, and its body is not application/json.
-type door struct {
+type Door struct {
 	// hosts are the names a request's Host may give; nil: any (a wildcard
 	// address serves whatever name reaches it, and the token guards it).
 	hosts []string
@@ -23,12 +23,25 @@ type door struct {
 	port string
 	// origins are the web origins allowed to call (--allow-origin).
 	origins []string
+	cors    CORS
 }
 
-// newDoor is the door of ln's address; named is the host the person gave
-// to serve on ("localhost", "myhost.lan"), which a Host may name too.
-func newDoor(addr net.Addr, named string, origins []string) *door {
-	d := &door{origins: origins}
+// CORS is what an allowed web page may send and read, as a preflight's
+// answer says: the protocol's methods and headers.
+type CORS struct {
+	// Methods and Headers are the methods and request headers an allowed
+	// origin's page may use.
+	Methods, Headers []string
+	// Expose are the answer's headers its script may read.
+	Expose []string
+}
+
+// NewDoor is the door of the address served; named is the host the person
+// gave to serve on ("localhost", "myhost.lan"), which a Host may name too;
+// origins are the web origins whose pages may call, cors what they may
+// send.
+func NewDoor(addr net.Addr, named string, origins []string, cors CORS) *Door {
+	d := &Door{origins: origins, cors: cors}
 	host, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
 		return d
@@ -51,11 +64,20 @@ func newDoor(addr net.Addr, named string, origins []string) *door {
 	return d
 }
 
-// check refuses r, with a status and one line, when it is not for mm
+// Wrap is next behind the door.
+func (d *Door) Wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !d.Check(w, r) {
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// Check refuses r, with a status and one line, when it is not for mm
 // serve; it answers the preflight (OPTIONS) of an allowed origin. done
 // says r was answered.
-func (d *door) check(w http.ResponseWriter, r *http.Request) (done bool) {
-	if why := d.hostRefused(r.Host); why != "" {
+func (d *Door) Check(w http.ResponseWriter, r *http.Request) (done bool) {
+	if why := d.HostRefused(r.Host); why != "" {
 		http.Error(w, why, http.StatusMisdirectedRequest)
 		return true
 	}
@@ -67,9 +89,12 @@ func (d *door) check(w http.ResponseWriter, r *http.Request) (done bool) {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Origin", o)
 		h.Add("Vary", "Origin")
+		if len(d.cors.Expose) > 0 {
+			h.Set("Access-Control-Expose-Headers", strings.Join(d.cors.Expose, ", "))
+		}
 		if r.Method == http.MethodOptions {
-			h.Set("Access-Control-Allow-Methods", "GET, POST")
-			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Traceparent, Tracestate")
+			h.Set("Access-Control-Allow-Methods", strings.Join(d.cors.Methods, ", "))
+			h.Set("Access-Control-Allow-Headers", strings.Join(d.cors.Headers, ", "))
 			h.Set("Access-Control-Max-Age", "600")
 			w.WriteHeader(http.StatusNoContent)
 			return true
@@ -85,8 +110,8 @@ func (d *door) check(w http.ResponseWriter, r *http.Request) (done bool) {
 	return false
 }
 
-// hostRefused is why a request's Host is not the address served, or "".
-func (d *door) hostRefused(hostport string) string {
+// HostRefused is why a request's Host is not the address served, or "".
+func (d *Door) HostRefused(hostport string) string {
 	if d.hosts == nil {
 		return ""
 	}
