@@ -78,6 +78,9 @@ func policy() []allow {
 		// The door of mm serve's HTTP servers (A2A and MCP): the Host, the
 		// Origin, JSON, the token, the body and connection bounds (issue 40).
 		{pkg: "internal/httpdoor"},
+		// Where a person keeps their own mm files ($XDG_CONFIG_HOME/mm) and
+		// how a path in it is shown (~/.config/mm/…) (issue 41).
+		{pkg: "internal/userconfig"},
 
 		// Test helpers, imported by _test.go files only (neverRules).
 		{pkg: "internal/mustend"},
@@ -154,7 +157,7 @@ func policy() []allow {
 		// as tools.MCPServer, the one type of an MCP server's command line
 		// (issue 15) — a value the configuration fills, no tool that runs.
 		// The sandbox: key is read into the sandbox's own modes.
-		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/sandbox", "internal/strictyaml", "internal/suggest", "permissions", "tools"}},
+		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/sandbox", "internal/strictyaml", "internal/suggest", "internal/userconfig", "permissions", "tools"}},
 		// The JSON Schema compiler (jsonschema-go), apart from mmconfigs so
 		// that one package imports it: it compiles the schemas
 		// mmconfigs read into mmconfigs.Validator values.
@@ -254,12 +257,14 @@ func policy() []allow {
 		// wasm runtime (hooks/wasm), the MCP client (tools/mcptools), the
 		// OTLP export (internal/tracing/otlp), the JSON Schema compiler
 		// (mmconfigs/schemacheck), A2A both ways (a2aagent, frontend/a2a),
-		// the MCP server (frontend/mcp).
+		// the MCP server (frontend/mcp). mm init --global writes in the
+		// person's own mm folder (internal/userconfig).
 		{pkg: "cmd/mm/cli", imports: []string{
 			"a2aagent", "frontend", "frontend/a2a", "frontend/acp", "frontend/line", "frontend/mcp", "frontend/tui",
 			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc", "internal/sandbox",
 			"internal/regularfile", "internal/tracing", "internal/tracing/otlp", "llm/openai", "mmconfigs",
 			"mmconfigs/schemacheck", "orchestrator", "projectdocs", "sessions", "skills", "tools", "tools/mcptools",
+			"internal/userconfig",
 		}},
 		// mm: the command line.
 		{pkg: "cmd/mm", imports: []string{"cmd/mm/cli"}},

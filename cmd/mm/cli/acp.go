@@ -62,17 +62,20 @@ type sessionConfigs struct {
 	wasm map[string]*wasm.Runtime
 }
 
-// configure sets o.Config to the agent.yaml in o.Cwd, or to the defaults
-// when there is none.
+// configure sets o.Config to the agent.yaml in o.Cwd, else the person's
+// own, or to the defaults when there is none.
 func (sc *sessionConfigs) configure(o *orchestrator.Options) error {
-	path := mmconfigs.Find("", "", o.Cwd)
+	path := mmconfigs.Find("", "", o.Cwd, sc.getenv)
 	if path == "" {
 		o.Config = mmconfigs.Default(o.Cwd, sc.getenv)
 		return nil
 	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(o.Cwd, path)
+	}
 	// A config error (*mmconfigs.Error) fails session/new as
 	// "[config error: <path>:<line>: <message>]", the line mm prints.
-	cfg, err := mmconfigs.Load(filepath.Join(o.Cwd, path), o.Cwd, sc.getenv)
+	cfg, err := mmconfigs.Load(path, o.Cwd, sc.getenv)
 	if err != nil {
 		return err
 	}

@@ -134,7 +134,7 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 		}
 		return nil
 	}
-	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f), serveCmd(&f, s, end), sessionsCmd(s))
+	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f, s), serveCmd(&f, s, end), sessionsCmd(s))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
@@ -158,9 +158,9 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 }
 
 // configPath is the configuration file the flags and $MM_CONFIG name, or
-// ./agent.yaml; "" for none.
+// ./agent.yaml, or the person's own; "" for none.
 func configPath(f *flags, s *streams, cwd string) string {
-	return mmconfigs.Find(f.config, s.Getenv("MM_CONFIG"), cwd)
+	return mmconfigs.Find(f.config, s.Getenv("MM_CONFIG"), cwd, s.Getenv)
 }
 
 // loadConfig finds and loads the configuration and compiles its JSON
