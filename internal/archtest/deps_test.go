@@ -107,9 +107,11 @@ func policy() []allow {
 
 		// A SKILL.md's front matter is read strictly, the file as a regular
 		// file; its description is cut for the model's list.
-		{pkg: "skills", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/textcut"}},
-		// AGENTS.md files are read as regular files, cut at a character.
-		{pkg: "projectdocs", imports: []string{"internal/regularfile", "internal/textcut"}},
+		// The person's own skills are in their mm folder (internal/userconfig).
+		{pkg: "skills", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/textcut", "internal/userconfig"}},
+		// AGENTS.md files are read as regular files, cut at a character;
+		// the person's own is in their mm folder (internal/userconfig).
+		{pkg: "projectdocs", imports: []string{"internal/regularfile", "internal/textcut", "internal/userconfig"}},
 		// A question's @path and $name lines: files read as regular files,
 		// skills from the skills package.
 		{pkg: "question", imports: []string{"internal/regularfile", "internal/suggest", "internal/textcut", "skills"}},

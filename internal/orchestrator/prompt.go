@@ -28,7 +28,7 @@ func (s *Session) prepareContext(env map[string]string) {
 	s.warnings = append(s.warnings, problems...)
 	parts := []string{s.cfg.System}
 	if s.cfg.ProjectDocs {
-		docs, problems := projectdocs.Read(s.cwd)
+		docs, problems := projectdocs.Read(s.cwd, getenv)
 		s.warnings = append(s.warnings, problems...)
 		if p := projectdocs.Prompt(docs); p != "" {
 			parts = append(parts, p)

@@ -37,6 +37,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				c := mmconfigs.Default(cwd, s.Getenv)
 				set, problems := checkSkills(c, cwd, s.Getenv)
 				fmt.Fprintln(out, bannerLine(c, cwd, sessionOptions(f, s, c, cwd).Running(), set.Banner()))
+				printSkills(out, set, cwd, s.Getenv)
 				for _, problem := range problems {
 					fmt.Fprintf(errOut, "  %s\n", frontend.Visible(problem))
 				}
@@ -69,6 +70,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				if line := o.SandboxTightened(); line != "" {
 					fmt.Fprintf(out, "  %s\n", line)
 				}
+				printSkills(out, set, cwd, s.Getenv)
 				for _, problem := range problems {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, frontend.Visible(problem))
 					skillsOK = false
