@@ -112,6 +112,10 @@ func policy() []allow {
 		// AGENTS.md files are read as regular files, cut at a character;
 		// the person's own is in their mm folder (internal/userconfig).
 		{pkg: "projectdocs", imports: []string{"internal/regularfile", "internal/textcut", "internal/userconfig"}},
+		// A person's command files (issue 41): their front matter read
+		// strictly, as a SKILL.md's; the files as regular files; a first
+		// line cut for /help; theirs in their mm folder.
+		{pkg: "commandfiles", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/textcut", "internal/userconfig"}},
 		// A question's @path and $name lines: files read as regular files,
 		// skills from the skills package.
 		{pkg: "question", imports: []string{"internal/regularfile", "internal/suggest", "internal/textcut", "skills"}},
@@ -204,12 +208,13 @@ func policy() []allow {
 		// A2AConnector, so that mm links no A2A SDK (issue 16).
 		// Not drawn: mmconfigs, for a session is built from a loaded
 		// configuration (its model, hooks, MCP servers, the agents it may ask);
-		// the system prompt's AGENTS.md files and skills, and the question's
-		// @path and $name lines (projectdocs, skills, question); the
+		// the system prompt's AGENTS.md files and skills, the question's
+		// @path and $name lines and the person's command files
+		// (projectdocs, skills, question, commandfiles); the
 		// permission rules, asked before the consent question (permissions).
 		// The session's sandbox is made, and handed down to the agents it
 		// asks, here (internal/sandbox).
-		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/sandbox", "internal/textcut", "internal/tracing", "llm", "llm/models", "llm/openai", "mmconfigs", "permissions", "projectdocs", "question", "skills", "tools"}},
+		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/sandbox", "internal/textcut", "internal/tracing", "llm", "llm/models", "llm/openai", "mmconfigs", "permissions", "projectdocs", "question", "skills", "tools", "commandfiles"}},
 
 		// What the terminal front ends share, over the design's frontend →
 		// orchestrator. Not drawn: mmconfigs, for ReportError recognises a

@@ -43,3 +43,15 @@ func (c *Config) Shown(cwd string) string {
 	}
 	return DisplayPath(c.Abs, cwd)
 }
+
+// ShowPath is a path as mm's lines name it: in the person's own mm folder
+// as they write it (~/.config/mm/commands/review.md), else relative to cwd
+// when that is shorter (DisplayPath).
+func ShowPath(p, cwd string, getenv func(string) string) string {
+	if own := userconfig.Dir(getenv); own != "" {
+		if rel, err := filepath.Rel(own, p); err == nil && filepath.IsLocal(rel) {
+			return userconfig.Show(p, getenv)
+		}
+	}
+	return DisplayPath(p, cwd)
+}

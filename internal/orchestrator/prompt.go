@@ -26,6 +26,7 @@ func (s *Session) prepareContext(env map[string]string) {
 	s.skills = set
 	s.home = env["HOME"]
 	s.warnings = append(s.warnings, problems...)
+	s.findCommandFiles(getenv)
 	parts := []string{s.cfg.System}
 	if s.cfg.ProjectDocs {
 		docs, problems := projectdocs.Read(s.cwd, getenv)

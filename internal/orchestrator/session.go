@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mm-agent/mm/internal/commandfiles"
 	"github.com/mm-agent/mm/internal/handoff"
 	"github.com/mm-agent/mm/internal/hooks"
 	"github.com/mm-agent/mm/internal/llm"
@@ -152,10 +153,13 @@ type Session struct {
 	mcp      tools.MCPTools // nil until servers are started
 	warnings []string
 
-	// system is the system prompt (prompt.go); skills the skills found.
-	system string
-	skills *skills.Set
-	home   string
+	// system is the system prompt (prompt.go); skills the skills found,
+	// commands the person's command files (commandList: as Commands).
+	system      string
+	skills      *skills.Set
+	commands    *commandfiles.Set
+	commandList []Command
+	home        string
 
 	// window is what the session knows of its model's context window.
 	window *window

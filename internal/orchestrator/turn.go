@@ -140,7 +140,7 @@ func (s *Session) startTurn(ctx context.Context, text string, typed bool) error 
 }
 
 // prompt is a turn on what the person typed: an /ask… command, /compact,
-// or a question.
+// one of their command files, or a question.
 func (s *Session) prompt(ctx context.Context, text string) error {
 	if cmd, ok, err := s.parseAskCommand(text); ok || err != nil {
 		if err != nil {
@@ -151,6 +151,13 @@ func (s *Session) prompt(ctx context.Context, text string) error {
 	}
 	if strings.TrimSpace(text) == "/"+CommandCompact {
 		return s.outsideTurn().compact(ctx)
+	}
+	if question, ok, err := s.fileCommand(text); ok {
+		if err != nil {
+			s.newTurn().end("", err)
+			return err
+		}
+		text = question // the person's file and words: expanded as typed
 	}
 	return s.newTurn().run(ctx, text, true)
 }

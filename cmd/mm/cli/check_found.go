@@ -3,12 +3,11 @@ package cli
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/mm-agent/mm/internal/frontend"
 	"github.com/mm-agent/mm/internal/mmconfigs"
+	"github.com/mm-agent/mm/internal/orchestrator"
 	"github.com/mm-agent/mm/internal/skills"
-	"github.com/mm-agent/mm/internal/userconfig"
 )
 
 // printSkills lists, under a configuration's banner in mm check, each
@@ -16,18 +15,22 @@ import (
 // "  skill pdf: .claude/skills/pdf".
 func printSkills(out io.Writer, set *skills.Set, cwd string, getenv func(string) string) {
 	for _, sk := range set.List() {
-		fmt.Fprintf(out, "  skill %s: %s\n", sk.Name, frontend.VisibleLine(checkPath(sk.Dir, cwd, getenv)))
+		fmt.Fprintf(out, "  skill %s: %s\n", sk.Name, frontend.VisibleLine(mmconfigs.ShowPath(sk.Dir, cwd, getenv)))
 	}
 }
 
-// checkPath is a path as mm check names it: in the person's own mm folder
-// as they write it (~/.config/mm/skills/haiku), else relative to cwd when
-// that is shorter.
-func checkPath(p, cwd string, getenv func(string) string) string {
-	if own := userconfig.Dir(getenv); own != "" {
-		if rel, err := filepath.Rel(own, p); err == nil && filepath.IsLocal(rel) {
-			return userconfig.Show(p, getenv)
-		}
+// checkCommands lists, under the first banner of mm check, each command
+// file a session in cwd offers and where it came from
+// ("  command /review: .mm/commands/review.md"), and on errOut its
+// problems: a file mm's own command shadows, a malformed front matter. It
+// reports whether there were none.
+func checkCommands(out, errOut io.Writer, cwd string, getenv func(string) string) bool {
+	set, problems := orchestrator.CommandFiles(cwd, getenv)
+	for _, c := range set.List() {
+		fmt.Fprintf(out, "  command /%s: %s\n", c.Name, frontend.VisibleLine(mmconfigs.ShowPath(c.File, cwd, getenv)))
 	}
-	return mmconfigs.DisplayPath(p, cwd)
+	for _, p := range problems {
+		fmt.Fprintf(errOut, "  %s\n", frontend.Visible(p))
+	}
+	return len(problems) == 0
 }
