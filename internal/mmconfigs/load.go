@@ -164,7 +164,7 @@ func (c *Config) parse(data []byte) error {
 		c.System = top.system
 	case top.systemFile != "":
 		p := c.abs(top.systemFile)
-		b, err := regularfile.ReadFile(p, maxSystemFileBytes, "a systemFile")
+		b, err := regularfile.ReadFile(p, MaxSystemFileBytes, "a systemFile")
 		if err != nil {
 			return strictyaml.At(keyOf(root, "systemFile"), fmt.Errorf("systemFile: cannot read %s: %v", p, unwrapPath(err)))
 		}

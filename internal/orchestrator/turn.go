@@ -237,7 +237,7 @@ func (t *turn) loop(ctx context.Context, prompt llm.Message, question string) (s
 		format = &llm.JSONSchemaFormat{Name: out.Name, Schema: out.JSON, Strict: true}
 	}
 	retried := false
-	for step := 0; step < s.cfg.MaxSteps; step++ {
+	for step := 0; step < s.maxSteps(); step++ {
 		reply, err := t.step(ctx, format, onText)
 		if err != nil {
 			if reply.Content != "" {
@@ -270,7 +270,7 @@ func (t *turn) loop(ctx context.Context, prompt llm.Message, question string) (s
 			return "", ctx.Err()
 		}
 	}
-	return "", fmt.Errorf("stopped after %d model calls in one turn (maxSteps %d): ask again to go on, or raise maxSteps in the configuration", s.cfg.MaxSteps, s.cfg.MaxSteps)
+	return "", s.stepsError()
 }
 
 // step is one model call of the loop: the request fitted into the window

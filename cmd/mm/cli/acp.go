@@ -40,7 +40,8 @@ func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 		opts.Session.Config = cfg
 		withWasm(&opts.Session, wasmRuntime(cfg))
 	} else {
-		opts.Configure = (&sessionConfigs{getenv: s.Getenv, wasm: map[string]*wasm.Runtime{}}).configure
+		opts.Configure = (&sessionConfigs{getenv: s.Getenv, wasm: map[string]*wasm.Runtime{},
+			system: func(c *mmconfigs.Config) error { return f.habits.applySystem(c, cwd) }}).configure
 	}
 	err = acp.Serve(ctx, s.In, s.Out, s.ErrOut, opts)
 	if err != nil && ctx.Err() == nil {
@@ -54,6 +55,9 @@ func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 type sessionConfigs struct {
 	// getenv supplies $MM_MODEL, the default model.
 	getenv func(string) string
+	// system gives a configuration the system prompt of the command
+	// line's flags (--system-prompt, …).
+	system func(*mmconfigs.Config) error
 
 	mu sync.Mutex
 	// wasm is the wasm runtime of each configuration file with wasm hooks
@@ -68,7 +72,7 @@ func (sc *sessionConfigs) configure(o *orchestrator.Options) error {
 	path := mmconfigs.Find("", "", o.Cwd, sc.getenv)
 	if path == "" {
 		o.Config = mmconfigs.Default(o.Cwd, sc.getenv)
-		return nil
+		return sc.system(o.Config)
 	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(o.Cwd, path)
@@ -80,6 +84,9 @@ func (sc *sessionConfigs) configure(o *orchestrator.Options) error {
 		return err
 	}
 	if err := compileSchemas(cfg); err != nil {
+		return err
+	}
+	if err := sc.system(cfg); err != nil {
 		return err
 	}
 	o.Config = cfg
