@@ -16,7 +16,7 @@ import (
 
 // ProjectFolder is where a project keeps its commands, in the working
 // directory.
-var ProjectFolder = filepath.Join(".mm", "commands")
+const ProjectFolder = ".mm/commands"
 
 // Folder is a folder command files are found in: each <name>.md in it is
 // /<name>.
@@ -34,7 +34,7 @@ type Folder struct {
 // (projectdocs.Root): a link in the project's folder may lead anywhere in
 // the project, not out of it.
 func Folders(cwd, root string, getenv func(string) string) []Folder {
-	out := []Folder{{Dir: filepath.Join(cwd, ProjectFolder), Root: root}}
+	out := []Folder{{Dir: filepath.Join(cwd, filepath.FromSlash(ProjectFolder)), Root: root}}
 	if own := userconfig.Dir(getenv); own != "" {
 		out = append(out, Folder{Dir: filepath.Join(own, "commands"), Root: own})
 	}

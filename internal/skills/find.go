@@ -32,7 +32,7 @@ type Folder struct {
 // found in, in order: mm's own, then those other agents read (the Agent
 // Skills convention's .agents/skills, Claude Code's .claude/skills), so
 // that a project's skills written for them are mm's too.
-var ProjectFolders = []string{filepath.Join(".mm", "skills"), filepath.Join(".agents", "skills"), filepath.Join(".claude", "skills")}
+var ProjectFolders = [...]string{".mm/skills", ".agents/skills", ".claude/skills"}
 
 // Folders are the folders skills are found in, first wins: the
 // configuration's skills: folders (absolute), the ProjectFolders of the
@@ -46,7 +46,7 @@ func Folders(given []string, cwd, root string, getenv func(string) string) []Fol
 		out = append(out, Folder{Dir: d, Given: true})
 	}
 	for _, d := range ProjectFolders {
-		out = append(out, Folder{Dir: filepath.Join(cwd, d), Root: root})
+		out = append(out, Folder{Dir: filepath.Join(cwd, filepath.FromSlash(d)), Root: root})
 	}
 	if own := userconfig.Dir(getenv); own != "" {
 		out = append(out, Folder{Dir: filepath.Join(own, "skills"), Root: own})
