@@ -14,8 +14,9 @@ import (
 // then has one line, "- <name>: <description>".
 const skillsIntro = "# Skills\n\nWhen a task matches a skill below, load it with load_skill first and follow it."
 
-// prepareContext finds the session's skills and its project's AGENTS.md
-// files, offers load_skill when there are skills, and builds the system
+// prepareContext finds the session's skills, the person's command files
+// and the AGENTS.md files, offers load_skill when there are skills, and
+// builds the system
 // prompt: the configuration's, then the AGENTS.md files, then the list of
 // skills, then a structuredOutput agent's schema. Each part is byte-stable across the sessions of one project (no
 // date, no absolute path), so that a local server reuses its cache of the
