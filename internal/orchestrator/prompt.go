@@ -16,10 +16,10 @@ const skillsIntro = "# Skills\n\nWhen a task matches a skill below, load it with
 
 // prepareContext finds the session's skills, the person's command files
 // and the AGENTS.md files, offers load_skill when there are skills, and
-// builds the system
-// prompt: the configuration's, then the AGENTS.md files, then the list of
-// skills, then a structuredOutput agent's schema. Each part is byte-stable across the sessions of one project (no
-// date, no absolute path), so that a local server reuses its cache of the
+// builds the system prompt: the configuration's, then the AGENTS.md
+// files, then the list of skills, then a structuredOutput agent's schema.
+// Each part is byte-stable across the sessions of one project (no date,
+// no absolute path), so that a local server reuses its cache of the
 // prompt. What cannot be read is a warning.
 func (s *Session) prepareContext(env map[string]string) {
 	getenv := func(k string) string { return env[k] }
