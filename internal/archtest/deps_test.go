@@ -249,7 +249,8 @@ func policy() []allow {
 		// (internal/sandbox); the limit of an --ask message read from stdin,
 		// and its error (internal/acpconn, internal/regularfile); mm
 		// check's look at the skills (skills), inside the project's root
-		// (projectdocs.Root). The parts whose libraries only some
+		// (projectdocs.Root); what mm -p reads of stdin beside a question,
+		// and how it follows the question (question). The parts whose libraries only some
 		// configurations use, each made when a configuration needs it: the
 		// wasm runtime (hooks/wasm), the MCP client (tools/mcptools), the
 		// OTLP export (internal/tracing/otlp), the JSON Schema compiler
@@ -259,7 +260,7 @@ func policy() []allow {
 			"a2aagent", "frontend", "frontend/a2a", "frontend/acp", "frontend/line", "frontend/mcp", "frontend/tui",
 			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc", "internal/sandbox",
 			"internal/regularfile", "internal/tracing", "internal/tracing/otlp", "llm/openai", "mmconfigs",
-			"mmconfigs/schemacheck", "orchestrator", "projectdocs", "sessions", "skills", "tools", "tools/mcptools",
+			"mmconfigs/schemacheck", "orchestrator", "projectdocs", "question", "sessions", "skills", "tools", "tools/mcptools",
 		}},
 		// mm: the command line.
 		{pkg: "cmd/mm", imports: []string{"cmd/mm/cli"}},

@@ -403,6 +403,16 @@ func (m *mode) runPrint(args []string) int {
 			return m.failed(1, fmt.Errorf("read the question from stdin: %w", err), reportAs("mm -p: %v"))
 		}
 		question = strings.TrimRight(string(b), "\n")
+	} else if !s.InTerminal {
+		// Stdin piped beside a question follows it (printstdin.go).
+		q, cutNotice, err := attachStdin(question, s.In)
+		if err != nil {
+			return m.failed(1, err, reportAs("mm -p: %v"))
+		}
+		question = q
+		if cutNotice != "" {
+			m.resumeNotice = strings.TrimPrefix(m.resumeNotice+"\n"+cutNotice, "\n")
+		}
 	}
 	if strings.TrimSpace(question) == "" {
 		return m.failed(2, errors.New(`no question: give it as an argument (mm -p "…") or on stdin`), reportAs("mm -p: %v"))
