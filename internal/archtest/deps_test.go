@@ -213,8 +213,9 @@ func policy() []allow {
 		// no front end. It cuts an ask_agent consent question's question as
 		// every cut of text for a person is made (internal/textcut), and
 		// says a file's size in a consent question as mm says every size
-		// (internal/regularfile).
-		{pkg: "frontend", imports: []string{"internal/regularfile", "internal/textcut", "internal/visible", "mmconfigs", "orchestrator"}},
+		// (internal/regularfile). An unknown slash command's refusal names
+		// the nearest known one, as an unknown agent's does (internal/suggest).
+		{pkg: "frontend", imports: []string{"internal/regularfile", "internal/suggest", "internal/textcut", "internal/visible", "mmconfigs", "orchestrator"}},
 		// The line mode, -p and mm --ask: the shared pieces (frontend), and
 		// the answer as markdown on a terminal with colours.
 		{pkg: "frontend/line", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},

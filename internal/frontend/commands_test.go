@@ -24,7 +24,7 @@ func TestUnknownCommand(t *testing.T) {
 		{"/", nil, ""},
 		{"/ask-nobody q", nil, ""},
 		{"/ask x q", nil, ""},
-		{"/hlep", nil, "unknown command /hlep (known: /ask, /clear, /help); to ask the model about it, start the line with another word"},
+		{"/hlep", nil, "unknown command /hlep (known: /ask, /clear, /help) (did you mean \"/help\"?); to ask the model about it, start the line with another word"},
 		{"/model ollama/x", agents, "unknown command /model (known: /ask, /ask-expert, /ask-with-context-expert, /clear, /help); to ask the model about it, start the line with another word"},
 		{"/exit-now", nil, "unknown command /exit-now (known: /ask, /clear, /help); to ask the model about it, start the line with another word"},
 	} {

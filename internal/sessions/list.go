@@ -33,6 +33,8 @@ type Summary struct {
 	// Problem says why the session cannot be resumed ("" when it can):
 	// the error Open would give.
 	Problem string
+	// Name is the name a person gave it (Name), "" for none.
+	Name string
 }
 
 // firstChars bound the first question in a listing.
@@ -47,13 +49,26 @@ func List(dir, cwd string, all bool) ([]Summary, error) {
 		return nil, err
 	}
 	var out []Summary
+	// The names of each folder listed, read once.
+	names := map[string]map[string]string{}
 	for _, id := range ids {
 		path := filepath.Join(dir, id+".jsonl")
 		sum, ok := summarise(path, cwd, all)
-		if ok {
-			sum.ID = id
-			out = append(out, sum)
+		if !ok {
+			continue
 		}
+		sum.ID = id
+		if sum.Cwd != "" {
+			if names[sum.Cwd] == nil {
+				names[sum.Cwd] = readNames(dir, sum.Cwd)
+			}
+			for n, i := range names[sum.Cwd] {
+				if i == id {
+					sum.Name = n
+				}
+			}
+		}
+		out = append(out, sum)
 	}
 	slices.SortStableFunc(out, func(a, b Summary) int {
 		if c := b.Modified.Compare(a.Modified); c != 0 {

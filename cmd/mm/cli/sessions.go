@@ -230,7 +230,7 @@ func (st *store) Resume(id string) (*orchestrator.Resumed, orchestrator.Recorder
 			lines = append(lines, "mm: "+err.Error())
 		}
 	}
-	return &orchestrator.Resumed{History: saved.History, AskedSessions: saved.AskedSessions}, rec, strings.Join(lines, "\n"), nil
+	return &orchestrator.Resumed{History: saved.History, AskedSessions: saved.AskedSessions, Model: saved.LastModel}, rec, strings.Join(lines, "\n"), nil
 }
 
 // close closes the running session's file; an error when some of it

@@ -19,6 +19,11 @@ type fakeSession struct {
 	prompt  func(ctx context.Context, k sink, text string)
 	k       sink
 	cleared bool
+	// choices are what /resume alone lists; resumed and shells what
+	// /resume and "!" were given.
+	choices []orchestrator.SavedSession
+	resumed []string
+	shells  []string
 }
 
 func (f *fakeSession) PromptTyped(ctx context.Context, text string) error {
@@ -30,8 +35,23 @@ func (f *fakeSession) MCPServers() []orchestrator.MCPStatus { return nil }
 func (f *fakeSession) Commands() []orchestrator.Command     { return nil }
 func (f *fakeSession) Warnings() []string                   { return nil }
 func (f *fakeSession) SavedSessions() (string, error)       { return "", nil }
-func (f *fakeSession) ResumeSaved(string) (string, error)   { return "", nil }
-func (f *fakeSession) Close() error                         { return nil }
+func (f *fakeSession) ResumeSaved(id string) (string, error) {
+	f.resumed = append(f.resumed, id)
+	return "resumed session " + id, nil
+}
+func (f *fakeSession) SavedChoices() ([]orchestrator.SavedSession, error) {
+	return f.choices, nil
+}
+func (f *fakeSession) RenameSaved(string) (string, error) { return "", nil }
+func (f *fakeSession) Model() string                      { return "fake/model" }
+func (f *fakeSession) SwitchModel(ref string) (string, error) {
+	return "model: " + ref, nil
+}
+func (f *fakeSession) Shell(ctx context.Context, command string) error {
+	f.shells = append(f.shells, command)
+	return nil
+}
+func (f *fakeSession) Close() error { return nil }
 
 // testWindow is a window whose loop the test runs by hand: it types keys
 // and hands over the session's messages itself, so that every step is in
