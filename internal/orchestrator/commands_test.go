@@ -85,7 +85,7 @@ Ctrl-C cancels.`
 		{"/resume", "resume"}, // the front end lists the sessions
 		{"/rename x", "rename"},
 		{"/model a/b", "model"},
-		{"/models", ""}, // unknown
+		{"/models", ""},       // unknown
 		{"/sessions all", ""}, // a question
 		{"/resumed 0q6c", ""}, // unknown
 	} {

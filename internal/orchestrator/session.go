@@ -125,8 +125,8 @@ type Session struct {
 	// hookOptions are what the hooks were made with: a new model makes
 	// them anew, naming it.
 	hookOptions hooks.Options
-	tools   map[string]tools.Tool
-	order   []string
+	tools       map[string]tools.Tool
+	order       []string
 	// depth is this agent's own depth: 0 when a person started it.
 	depth int
 	// maxDepth bounds the chain: the configuration's maxAskDepth, or the
