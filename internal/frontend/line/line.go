@@ -286,7 +286,8 @@ func (l *lineLoop) command(cmd orchestrator.SlashCommand) (leave bool, code int)
 	case cmd.Name == orchestrator.CommandAbort:
 		// An /abort read while a turn runs cancels it (turnInput).
 		fmt.Fprintln(l.opts.Stdout, "(no turn is running)")
-	case cmd.Name == "resume" && cmd.Arg == "":
+	case cmd.Name == "resume" && cmd.Arg == "" && l.opts.Terminal:
+		// From a pipe, a script names what it resumes: Run refuses it.
 		l.pick()
 	default:
 		l.cmds.Run(cmd, l.s, l.reply)

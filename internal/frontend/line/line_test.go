@@ -304,16 +304,23 @@ func TestLineShell(t *testing.T) {
 	}
 }
 
-// TestLinePick: /resume alone lists the folder's sessions, numbered, and
-// resumes the one whose number is typed; a number off the list asks again;
-// Enter alone resumes none.
+// TestLinePick: mm --resume without an id lists the folder's sessions,
+// numbered, and resumes the one whose number is typed; a number off the
+// list asks again; Enter alone resumes none. (/resume alone does the same
+// on a terminal: the pty tests.)
 func TestLinePick(t *testing.T) {
 	f := &fakeSession{choices: []orchestrator.SavedSession{
 		{ID: "1m8rp0pc0qje", Age: "3 h ago", Turns: 4, First: "fix the build"},
 		{ID: "1m8rp48m14s5", Name: "docs", Age: "2 days ago", Turns: 1, First: "write the \x1b[2Jdocs"},
 		{ID: "1m8rp48tzmd2", Age: "5 days ago", Problem: "…/1m8rp48tzmd2.jsonl:3: not a session line"},
 	}}
-	code, stdout, stderr := runFakeLine(t, f, "/resume\n7\n2\n/resume\n\n")
+	var out, errOut bytes.Buffer
+	opts := Options{Stdin: io.NopCloser(strings.NewReader("7\n2\n")), Stdout: &out, Stderr: &errOut, PickSession: true}
+	code := runLine(context.Background(), opts, func(sink orchestrator.Sink) (frontend.Session, string, error) {
+		f.sink = sink
+		return f, "mm test | model: fake", nil
+	})
+	stdout, stderr := out.String(), errOut.String()
 	want := `mm test | model: fake
 Saved sessions of this folder, the latest first:
   1. 3 h ago · 4 turns · fix the build
@@ -321,11 +328,6 @@ Saved sessions of this folder, the latest first:
   3. 5 days ago · cannot be resumed: …/1m8rp48tzmd2.jsonl:3: not a session line
 ("7" is not a number of the list: give one from 1 to 3)
 resumed session 1m8rp48m14s5
-Saved sessions of this folder, the latest first:
-  1. 3 h ago · 4 turns · fix the build
-  2. docs · 2 days ago · 1 turn · write the \x1b[2Jdocs
-  3. 5 days ago · cannot be resumed: …/1m8rp48tzmd2.jsonl:3: not a session line
-(no session resumed)
 `
 	if code != 0 || stdout != want || stderr != "" || !slices.Equal(f.resumed, []string{"1m8rp48m14s5"}) {
 		t.Errorf("exit %d, resumed %q\nstdout:\n%s\nwant:\n%s\nstderr %q", code, f.resumed, stdout, want, stderr)
