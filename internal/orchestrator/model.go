@@ -13,9 +13,9 @@ import (
 )
 
 // newModel is the client of the model ref, as the configuration's
-// providers make it; the error is a configuration error naming ref.
+// providers make it.
 func (s *Session) newModel(ref string, env map[string]string) (llm.Model, error) {
-	m, err := models.New(ref, models.Options{
+	return models.New(ref, models.Options{
 		Providers: providers(s.cfg.Providers),
 		ConfigDir: s.cfg.Dir,
 		Getenv:    func(k string) string { return env[k] },
@@ -23,10 +23,12 @@ func (s *Session) newModel(ref string, env map[string]string) (llm.Model, error)
 		Notify: func(line string) { s.sink.Emit(Notice{Kind: NoticeWarning, Text: line}) },
 		Place:  s.place(),
 	})
-	if err != nil {
-		return nil, s.cfg.ModelError(ref, err, func(p string) string { return mmconfigs.DisplayPath(p, s.cwd) })
-	}
-	return m, nil
+}
+
+// modelError is the configuration error of the model ref, which cannot be
+// made: err, naming the file that gave it.
+func (s *Session) modelError(ref string, err error) error {
+	return s.cfg.ModelError(ref, err, func(p string) string { return mmconfigs.DisplayPath(p, s.cwd) })
 }
 
 // resumedModel makes the model a resumed session last ran with the
@@ -55,11 +57,11 @@ func (s *Session) resumedModel(r *Resumed, env map[string]string) {
 func (s *Session) SwitchModel(ref string) (string, error) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" || !strings.Contains(ref, "/") {
-		return "", errors.New("/model <provider>/<model>: give the model as the configuration's model: does, as in /model ollama/qwen3:8b")
+		return "", errors.New("/model <provider>/<model>: name the model as model: does in agent.yaml, as in /model ollama/qwen3:8b")
 	}
 	was := s.ref
 	if err := s.useModel(ref); err != nil {
-		return "", err
+		return "", fmt.Errorf("/model: %w: the session goes on with %s", err, was)
 	}
 	s.modelChosen = true
 	if ref == was {

@@ -234,7 +234,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			if opts.NoModel {
 				break
 			}
-			return nil, err
+			return nil, s.modelError(s.ref, err)
 		}
 		s.model = m
 	}
