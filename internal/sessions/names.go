@@ -141,13 +141,3 @@ func Named(dir, cwd, name string) (id string, ok bool) {
 	}
 	return id, true
 }
-
-// NameOf is the name of the session id of the folder cwd, "" for none.
-func NameOf(dir, cwd, id string) string {
-	for n, i := range readNames(dir, cwd) {
-		if i == id {
-			return n
-		}
-	}
-	return ""
-}

@@ -41,8 +41,8 @@ func TestNames(t *testing.T) {
 	if _, ok := sessions.Named(dir, "/work/p", "fix-build"); ok {
 		t.Error("the old name still names it")
 	}
-	if got := sessions.NameOf(dir, "/work/p", a.ID()); got != "v2.0_final" {
-		t.Errorf("NameOf = %q", got)
+	if id, ok := sessions.Named(dir, "/work/p", "v2.0_final"); !ok || id != a.ID() {
+		t.Errorf("the new name: %q, %v", id, ok)
 	}
 	for _, bad := range []string{"", "-x", "two words", "a/b", string(make([]byte, 65))} {
 		if err := sessions.CheckName(bad); err == nil {
