@@ -223,8 +223,9 @@ func policy() []allow {
 		// no front end. It cuts an ask_agent consent question's question as
 		// every cut of text for a person is made (internal/textcut), and
 		// says a file's size in a consent question as mm says every size
-		// (internal/regularfile).
-		{pkg: "frontend", imports: []string{"internal/regularfile", "internal/textcut", "internal/visible", "mmconfigs", "orchestrator"}},
+		// (internal/regularfile). An unknown slash command's refusal names
+		// the nearest known one, as an unknown agent's does (internal/suggest).
+		{pkg: "frontend", imports: []string{"internal/regularfile", "internal/suggest", "internal/textcut", "internal/visible", "mmconfigs", "orchestrator"}},
 		// The line mode, -p and mm --ask: the shared pieces (frontend), and
 		// the answer as markdown on a terminal with colours.
 		{pkg: "frontend/line", imports: []string{"frontend", "frontend/markdown", "orchestrator"}},
@@ -259,7 +260,8 @@ func policy() []allow {
 		// (internal/sandbox); the limit of an --ask message read from stdin,
 		// and its error (internal/acpconn, internal/regularfile); mm
 		// check's look at the skills (skills), inside the project's root
-		// (projectdocs.Root). The parts whose libraries only some
+		// (projectdocs.Root); what mm -p reads of stdin beside a question,
+		// and how it follows the question (question). The parts whose libraries only some
 		// configurations use, each made when a configuration needs it: the
 		// wasm runtime (hooks/wasm), the MCP client (tools/mcptools), the
 		// OTLP export (internal/tracing/otlp), the JSON Schema compiler
@@ -270,7 +272,7 @@ func policy() []allow {
 			"a2aagent", "frontend", "frontend/a2a", "frontend/acp", "frontend/line", "frontend/mcp", "frontend/tui",
 			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc", "internal/sandbox",
 			"internal/regularfile", "internal/tracing", "internal/tracing/otlp", "llm/openai", "mmconfigs",
-			"mmconfigs/schemacheck", "orchestrator", "projectdocs", "sessions", "skills", "tools", "tools/mcptools",
+			"mmconfigs/schemacheck", "orchestrator", "projectdocs", "question", "sessions", "skills", "tools", "tools/mcptools",
 			"internal/userconfig",
 		}},
 		// mm: the command line.

@@ -4,10 +4,12 @@ import (
 	"strings"
 
 	"github.com/mm-agent/mm/internal/orchestrator"
+	"github.com/mm-agent/mm/internal/suggest"
 )
 
 // UnknownCommand is the refusal of line when it is a slash command that
-// neither the front end nor the session knows, naming the ones they do;
+// neither the front end nor the session knows, naming the ones they do
+// and the nearest of them;
 // "" when line is not one. The front end's commands are words, the slash
 // words its orchestrator.CommandSet offers ("/ask", "/clear", …); the
 // session's are its /ask… commands, every /ask… line going to the session
@@ -37,8 +39,10 @@ func UnknownCommand(line string, words []string, session []orchestrator.Command)
 			known = append(known, c)
 		}
 	}
-	return "unknown command " + word + " (known: " + strings.Join(known, ", ") +
-		"); to ask the model about it, start the line with another word"
+	// The nearest known command, as an unknown agent's refusal names the
+	// nearest agent.
+	return "unknown command " + word + " (known: " + strings.Join(known, ", ") + ")" +
+		suggest.DidYouMean(word, known) + "; to ask the model about it, start the line with another word"
 }
 
 // looksLikeCommand says word is a slash and a name: letters, digits, '-'.

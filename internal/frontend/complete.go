@@ -11,18 +11,17 @@ import (
 // thousands of files would otherwise fill the screen.
 const maxCompletions = 200
 
-// Complete offers what may follow the text before the cursor when it is
-// the start of an @path or $name line: the names of the folder's entries
-// that start with what was typed of the last part of the path (a folder's
-// with a "/" after it), or the skills whose name starts with what was
-// typed. It returns each candidate's rest (what the cursor would insert)
-// and how much of the text was matched; nothing for any other text. cwd is
-// the session's working directory, where paths start.
+// Complete offers what may follow the text before the cursor when it ends
+// in an @path — a line that starts with one, or a word of a sentence that
+// does ("explain @src/ma") — or is the start of a $name line: the names
+// of the folder's entries that start with what was typed of the last part
+// of the path (a folder's with a "/" after it), or the skills whose name
+// starts with what was typed. It returns each candidate's rest (what the
+// cursor would insert) and how much of the text was matched; nothing for
+// any other text. cwd is the session's working directory, where paths
+// start.
 func Complete(before, cwd string, skills []string) (rests []string, matched string) {
-	switch {
-	case strings.HasPrefix(before, "@") && !strings.ContainsAny(before, " \t\n\""):
-		return completePath(before[1:], cwd)
-	case strings.HasPrefix(before, "$") && !strings.ContainsAny(before, " \t\n"):
+	if strings.HasPrefix(before, "$") && !strings.ContainsAny(before, " \t\n") {
 		typed := before[1:]
 		for _, name := range skills {
 			if strings.HasPrefix(name, typed) && name != typed {
@@ -31,6 +30,12 @@ func Complete(before, cwd string, skills []string) (rests []string, matched stri
 		}
 		sort.Strings(rests)
 		return rests, typed
+	}
+	word := before[strings.LastIndexAny(before, " \t\n")+1:]
+	// After an opening bracket or quote, as an @path in a sentence may be.
+	word = strings.TrimLeft(word, `([{"'`)
+	if strings.HasPrefix(word, "@") && !strings.Contains(word, `"`) {
+		return completePath(word[1:], cwd)
 	}
 	return nil, ""
 }

@@ -16,5 +16,8 @@ type Session interface {
 	orchestrator.CommandSession
 	// Warnings are what went wrong while it started (an MCP server).
 	Warnings() []string
+	// Shell runs a command the person typed after "!" and shows its
+	// output; ctx's end kills it.
+	Shell(ctx context.Context, command string) error
 	Close() error
 }

@@ -61,8 +61,10 @@ func slashCommands() []SlashCommand {
 		{Name: CommandUsage, Description: "the tokens of the last turn and of the session", Local: true},
 		{Name: "clear", Description: "forget the conversation"},
 		{Name: CommandCompact, Description: "compress the conversation now, to fit the model's window", Turn: true},
+		{Name: "model", Usage: "/model <provider>/<model>", Description: "switch the model for the rest of the session (alone: show it)", TakesArg: true},
 		{Name: "sessions", Description: "list this folder's saved sessions"},
-		{Name: "resume", Usage: "/resume <id>", Description: "go on with a saved session", TakesArg: true},
+		{Name: "resume", Usage: "/resume [<id or name>]", Description: "go on with a saved session (alone: pick it from a list)", TakesArg: true},
+		{Name: "rename", Usage: "/rename <name>", Description: "name this session: mm --resume <name> goes on with it", TakesArg: true},
 		{Name: CommandHistory, Description: "show the whole conversation again", Local: true},
 		{Name: CommandAbort, Description: "cancel the running turn", Local: true},
 		{Name: "help", Description: "this list"},
@@ -152,11 +154,17 @@ func (c Command) usage() string {
 	return "/" + c.Name
 }
 
+// usage is how /help shows cmd: its Usage, or its word and its aliases'
+// ("/exit, /quit").
 func (cmd SlashCommand) usage() string {
 	if cmd.Usage != "" {
 		return cmd.Usage
 	}
-	return "/" + cmd.Name
+	u := "/" + cmd.Name
+	for _, a := range cmd.Aliases {
+		u += ", /" + a
+	}
+	return u
 }
 
 // Words are the slash words this set offers, in /help's order: "/ask",
@@ -209,6 +217,15 @@ type CommandSession interface {
 	// ResumeSaved makes the saved session id this one (/resume) and says
 	// what was resumed.
 	ResumeSaved(id string) (string, error)
+	// SavedChoices are the saved sessions /resume alone lets the person
+	// pick from.
+	SavedChoices() ([]SavedSession, error)
+	// RenameSaved names the running session (/rename).
+	RenameSaved(name string) (string, error)
+	// Model is the running model; SwitchModel makes another one the
+	// session's (/model).
+	Model() string
+	SwitchModel(ref string) (string, error)
 }
 
 // Run carries out one of the session's commands (cmd from Find, not
@@ -224,14 +241,24 @@ func (c CommandSet) Run(cmd SlashCommand, s CommandSession, emit func(Event)) bo
 		text = "(conversation cleared)"
 	case "mcp":
 		text = MCPList(s.MCPServers())
-	case "sessions", "resume":
+	case "sessions", "resume", "rename", "model":
 		var err error
-		if cmd.Name == "sessions" {
+		switch {
+		case cmd.Name == "sessions":
 			text, err = s.SavedSessions()
-		} else if cmd.Arg == "" {
-			err = errors.New("/resume <id>: give the session's id (/sessions lists them)")
-		} else {
+		case cmd.Name == "resume" && cmd.Arg == "":
+			// The front ends open a list to pick from before it comes here.
+			err = errors.New("/resume <id>: give the session's id or name (/sessions lists them)")
+		case cmd.Name == "resume":
 			text, err = s.ResumeSaved(cmd.Arg)
+		case cmd.Name == "rename" && cmd.Arg == "":
+			err = errors.New("/rename <name>: give the session a name, as in /rename fix-build")
+		case cmd.Name == "rename":
+			text, err = s.RenameSaved(cmd.Arg)
+		case cmd.Arg == "":
+			text = "model: " + s.Model() + " (/model <provider>/<model> switches it)"
+		default:
+			text, err = s.SwitchModel(cmd.Arg)
 		}
 		if err != nil {
 			emit(Notice{Kind: NoticeWarning, Text: "mm: " + err.Error()})

@@ -11,6 +11,8 @@ type fakeCommandSession struct {
 	cleared  bool
 	servers  []MCPStatus
 	resumed  []string
+	named    []string
+	model    string
 	commands []Command
 }
 
@@ -27,6 +29,19 @@ func (f *fakeCommandSession) ResumeSaved(id string) (string, error) {
 	f.resumed = append(f.resumed, id)
 	return "resumed session " + id, nil
 }
+func (f *fakeCommandSession) SavedChoices() ([]SavedSession, error) { return nil, nil }
+func (f *fakeCommandSession) RenameSaved(name string) (string, error) {
+	f.named = append(f.named, name)
+	return "(named " + name + ")", nil
+}
+func (f *fakeCommandSession) Model() string { return f.model }
+func (f *fakeCommandSession) SwitchModel(ref string) (string, error) {
+	if ref == "nope" {
+		return "", errors.New("/model <provider>/<model>: give the model")
+	}
+	f.model = ref
+	return "model: " + ref, nil
+}
 
 // TestCommandSetHelp: /help lists the registry's commands a front end
 // offers, aligned, with the keys it names; a local command it does not
@@ -40,15 +55,17 @@ func TestCommandSetHelp(t *testing.T) {
   /mcp                                 list the MCP servers and their tools
   /clear                               forget the conversation
   /compact                             compress the conversation now, to fit the model's window
+  /model <provider>/<model>            switch the model for the rest of the session (alone: show it)
   /sessions                            list this folder's saved sessions
-  /resume <id>                         go on with a saved session
+  /resume [<id or name>]               go on with a saved session (alone: pick it from a list)
+  /rename <name>                       name this session: mm --resume <name> goes on with it
   /help                                this list
-  /exit                                leave (or Ctrl-D)
+  /exit, /quit                         leave (or Ctrl-D)
 Ctrl-C cancels.`
 	if got := set.Help(); got != want {
 		t.Errorf("Help()\n got:\n%s\nwant:\n%s", got, want)
 	}
-	if got, want := set.Words(), []string{"/ask", "/mcp", "/clear", "/compact", "/sessions", "/resume", "/help", "/exit"}; !slices.Equal(got, want) {
+	if got, want := set.Words(), []string{"/ask", "/mcp", "/clear", "/compact", "/model", "/sessions", "/resume", "/rename", "/help", "/exit"}; !slices.Equal(got, want) {
 		t.Errorf("Words() = %q, want %q", got, want)
 	}
 	for _, tc := range []struct {
@@ -67,7 +84,10 @@ Ctrl-C cancels.`
 		{"/mcp list", ""}, // a question
 		{"/sessions", "sessions"},
 		{"/resume 0q6c", "resume"},
-		{"/resume", "resume"}, // Run asks for the id
+		{"/resume", "resume"}, // the front end lists the sessions
+		{"/rename x", "rename"},
+		{"/model a/b", "model"},
+		{"/models", ""},       // unknown
 		{"/sessions all", ""}, // a question
 		{"/resumed 0q6c", ""}, // unknown
 	} {
@@ -97,10 +117,12 @@ func TestHelpWithCommandFiles(t *testing.T) {
   /mcp                                 list the MCP servers and their tools
   /clear                               forget the conversation
   /compact                             compress the conversation now, to fit the model's window
+  /model <provider>/<model>            switch the model for the rest of the session (alone: show it)
   /sessions                            list this folder's saved sessions
-  /resume <id>                         go on with a saved session
+  /resume [<id or name>]               go on with a saved session (alone: pick it from a list)
+  /rename <name>                       name this session: mm --resume <name> goes on with it
   /help                                this list
-  /exit                                leave
+  /exit, /quit                         leave
 Your commands (files):
   /fix-issue <number>                  Fix a GitHub issue. (.mm/commands/fix-issue.md)
   /haiku                               (~/.config/mm/commands/haiku.md)
@@ -114,13 +136,13 @@ Ctrl-C cancels.`
 // CommandReply; a local one is left to the front end.
 func TestCommandSetRun(t *testing.T) {
 	set := CommandSet{Local: []string{CommandExit}}
-	s := &fakeCommandSession{servers: []MCPStatus{
+	s := &fakeCommandSession{model: "echo/x", servers: []MCPStatus{
 		{Name: "fs", Tools: []string{"fs__read", "fs__write"}},
 		{Name: "web", Err: errors.New("exited: status 1")},
 	}}
 	var got []Event
 	emit := func(ev Event) { got = append(got, ev) }
-	for _, line := range []string{"/clear", "/mcp", "/sessions", "/resume  0q6c ", "/resume zz", "/resume", "/exit"} {
+	for _, line := range []string{"/clear", "/mcp", "/sessions", "/resume  0q6c ", "/resume zz", "/resume", "/rename fix-build", "/rename", "/model", "/model ollama/qwen3:8b", "/model nope", "/exit"} {
 		cmd, _ := set.Find(line)
 		ran := set.Run(cmd, s, emit)
 		if ran != (line != "/exit") {
@@ -133,9 +155,14 @@ func TestCommandSetRun(t *testing.T) {
 		CommandReply{Command: "sessions", Text: "1ngxbx0mj2hk  2h ago  3 turns  list the files"},
 		CommandReply{Command: "resume", Text: "resumed session 0q6c"},
 		Notice{Kind: NoticeWarning, Text: `mm: no saved session "zz"`},
-		Notice{Kind: NoticeWarning, Text: "mm: /resume <id>: give the session's id (/sessions lists them)"},
+		Notice{Kind: NoticeWarning, Text: "mm: /resume <id>: give the session's id or name (/sessions lists them)"},
+		CommandReply{Command: "rename", Text: "(named fix-build)"},
+		Notice{Kind: NoticeWarning, Text: "mm: /rename <name>: give the session a name, as in /rename fix-build"},
+		CommandReply{Command: "model", Text: "model: echo/x (/model <provider>/<model> switches it)"},
+		CommandReply{Command: "model", Text: "model: ollama/qwen3:8b"},
+		Notice{Kind: NoticeWarning, Text: "mm: /model <provider>/<model>: give the model"},
 	}
-	if !slices.Equal(got, want) || !s.cleared || !slices.Equal(s.resumed, []string{"0q6c"}) {
+	if !slices.Equal(got, want) || !s.cleared || !slices.Equal(s.resumed, []string{"0q6c"}) || !slices.Equal(s.named, []string{"fix-build"}) {
 		t.Errorf("events %q (cleared %v), want %q", got, s.cleared, want)
 	}
 	if got := MCPList(nil); got != "(no MCP servers: add them under mcpServers: in the configuration)" {

@@ -50,6 +50,7 @@ func (r *replayRecorder) Replace(msgs []llm.Message) error {
 	return nil
 }
 func (r *replayRecorder) AskedSession(name, id string) error { return nil }
+func (r *replayRecorder) UsesModel(string)                   {}
 
 func TestCompressedLine(t *testing.T) {
 	for _, tc := range []struct {

@@ -21,6 +21,9 @@ type Recorder interface {
 	Replace(msgs []llm.Message) error
 	// AskedSession records the session id of the asked agent name.
 	AskedSession(name, id string) error
+	// UsesModel says the model the next questions are asked of, which
+	// the record notes when it changes (a --continue goes on with it).
+	UsesModel(ref string)
 }
 
 // Resumed is a saved session to go on with.
@@ -28,6 +31,9 @@ type Resumed struct {
 	History []llm.Message
 	// AskedSessions are the asked agents' session ids, by agent name.
 	AskedSessions map[string]string
+	// Model is the model it last ran with; "" when not known. The
+	// session goes on with it unless the person chose one (model.go).
+	Model string
 }
 
 // history is a session's record, kept and saved as it happens: its
@@ -107,12 +113,31 @@ func (h *history) replace(msgs []llm.Message) {
 	h.mu.Lock()
 	h.msgs = append([]llm.Message(nil), msgs...)
 	rec := h.recorder
+	w := h.window
 	h.mu.Unlock()
-	if h.window != nil {
-		h.window.forget() // the server counted the history that is gone
+	if w != nil {
+		w.forget() // the server counted the history that is gone
 	}
 	if rec != nil {
 		h.recorded(rec.Replace(msgs))
+	}
+}
+
+// useWindow makes w the window that forgets its count of a history
+// replaced (a new model's).
+func (h *history) useWindow(w *window) {
+	h.mu.Lock()
+	h.window = w
+	h.mu.Unlock()
+}
+
+// usesModel tells the recorder the model of the next questions.
+func (h *history) usesModel(ref string) {
+	h.mu.Lock()
+	rec := h.recorder
+	h.mu.Unlock()
+	if rec != nil && ref != "" {
+		rec.UsesModel(ref)
 	}
 }
 
@@ -158,8 +183,12 @@ func (h *history) recorded(err error) {
 	}
 }
 
-// Clear forgets the conversation (not the consent decisions).
-func (s *Session) Clear() { s.history.replace(nil) }
+// Clear forgets the conversation (not the consent decisions), and what
+// the person ran with "!" for the next question.
+func (s *Session) Clear() {
+	s.takeShellRuns()
+	s.history.replace(nil)
+}
 
 // History returns a copy of the conversation so far.
 func (s *Session) History() []llm.Message { return s.history.all() }

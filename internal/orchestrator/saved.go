@@ -16,6 +16,25 @@ type SessionStore interface {
 	// history, the recorder that goes on saving it (nil when saving is
 	// off) and the lines to show: what was resumed, and any notice.
 	Resume(id string) (r *Resumed, rec Recorder, say string, err error)
+	// Choices are the saved sessions of the session's folder a person may
+	// pick to resume (/resume alone), the latest first, the running one
+	// left out.
+	Choices() ([]SavedSession, error)
+	// Rename names the running session (/rename): mm --resume <name>
+	// and /resume <name> find it in its folder.
+	Rename(name string) (say string, err error)
+}
+
+// SavedSession is one saved session a person may pick to resume.
+type SavedSession struct {
+	// ID is what ResumeSaved takes; Name the name given it ("" for none).
+	ID, Name string
+	// First is its first question on one line; Age how long ago it last
+	// saved something ("3 h ago").
+	First, Age string
+	Turns      int
+	// Problem says why it cannot be resumed ("" when it can).
+	Problem string
 }
 
 // errNoStore is /sessions and /resume where nothing saves sessions.
@@ -45,6 +64,40 @@ func (s *Session) ResumeSaved(id string) (string, error) {
 		say += fmt.Sprintf("\n(stopping the asked agents: %v)", err)
 	}
 	s.asks = newAskers()
+	s.takeShellRuns()
 	s.history.resume(r, rec)
+	say += s.resumeModel(r)
+	s.history.usesModel(s.ref)
 	return say, nil
+}
+
+// resumeModel goes on with the model a resumed session last ran with,
+// unless the person chose one (--model, /model), and says so: "" when the
+// model stays.
+func (s *Session) resumeModel(r *Resumed) string {
+	if r == nil || r.Model == "" || r.Model == s.ref || s.modelChosen {
+		return ""
+	}
+	was := s.ref
+	if err := s.useModel(r.Model); err != nil {
+		return fmt.Sprintf("\nthe session's model %s cannot be used (%v): going on with %s", r.Model, err, was)
+	}
+	return "\nmodel: " + r.Model + ", the one the session used (was " + was + "; /model switches)"
+}
+
+// SavedChoices are the saved sessions a person may pick to resume
+// (/resume alone).
+func (s *Session) SavedChoices() ([]SavedSession, error) {
+	if s.store == nil {
+		return nil, errNoStore
+	}
+	return s.store.Choices()
+}
+
+// RenameSaved names the running session (/rename <name>).
+func (s *Session) RenameSaved(name string) (string, error) {
+	if s.store == nil {
+		return "", errNoStore
+	}
+	return s.store.Rename(name)
 }

@@ -15,6 +15,7 @@ type memRecorder struct {
 	mu       sync.Mutex
 	appended []llm.Message
 	asked    map[string]string
+	models   []string
 }
 
 func (r *memRecorder) Append(msgs ...llm.Message) error {
@@ -24,6 +25,11 @@ func (r *memRecorder) Append(msgs ...llm.Message) error {
 	return nil
 }
 func (r *memRecorder) Replace([]llm.Message) error { return nil }
+func (r *memRecorder) UsesModel(ref string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.models = append(r.models, ref)
+}
 func (r *memRecorder) AskedSession(name, id string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -42,6 +48,10 @@ type oneStore struct {
 }
 
 func (st *oneStore) List() (string, error) { return "1m8rp0pc0qje  3 h ago  1  fix the build", nil }
+func (st *oneStore) Choices() ([]SavedSession, error) {
+	return []SavedSession{{ID: "1m8rp0pc0qje", Age: "3 h ago", Turns: 1, First: "fix the build"}}, nil
+}
+func (st *oneStore) Rename(name string) (string, error) { return "(named " + name + ")", nil }
 func (st *oneStore) Resume(id string) (*Resumed, Recorder, string, error) {
 	st.ids = append(st.ids, id)
 	if id != "1m8rp" {

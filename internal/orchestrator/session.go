@@ -13,7 +13,6 @@ import (
 	"github.com/mm-agent/mm/internal/handoff"
 	"github.com/mm-agent/mm/internal/hooks"
 	"github.com/mm-agent/mm/internal/llm"
-	"github.com/mm-agent/mm/internal/llm/models"
 	"github.com/mm-agent/mm/internal/llm/openai"
 	"github.com/mm-agent/mm/internal/mmconfigs"
 	"github.com/mm-agent/mm/internal/permissions"
@@ -118,16 +117,25 @@ type Session struct {
 	bin     string
 	model   llm.Model
 	ref     string
-	// loadAsked asks, once, whether the server has the model loaded.
-	loadAsked sync.Once
+	// modelChosen says the person chose the model for this run (--model,
+	// /model): a resumed session's own model does not replace it
+	// (model.go).
+	modelChosen bool
+	// loadAsked asks, once a model, whether its server has it loaded.
+	loadAsked *sync.Once
 	yolo      bool
 	// sandbox bounds what the tools touch; nil only for a Session made
 	// without New (tests).
 	sandbox *sandbox.Policy
 	sink    Sink
 	hooks   *hooks.Engine
-	tools   map[string]tools.Tool
-	order   []string
+	// hookOptions are what the hooks were made with: a new model makes
+	// them anew, naming it.
+	hookOptions hooks.Options
+	// trace is given what the model client sends and receives (--verbose).
+	trace func(line string)
+	tools map[string]tools.Tool
+	order []string
 	// depth is this agent's own depth: 0 when a person started it.
 	depth int
 	// maxTurns is --max-turns, over maxSteps (maxturns.go); 0: none.
@@ -157,6 +165,9 @@ type Session struct {
 	// "always" answers write the configuration one at a time.
 	places permissions.Places
 	saveMu sync.Mutex
+	// shellRuns are what the person ran with "!" since the last
+	// question, which the next one begins with (shell.go); mu guards it.
+	shellRuns []string
 
 	mcp      tools.MCPTools // nil until servers are started
 	warnings []string
@@ -214,7 +225,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		s.environ = withEnv(s.environ, "MM_CONFIG", cfg.Abs)
 	}
 	run := opts.Running()
-	s.ref, s.yolo = run.Model, run.Yolo
+	s.ref, s.yolo, s.modelChosen = run.Model, run.Yolo, opts.Model != ""
 	if err := s.openSandbox(opts); err != nil {
 		return nil, err
 	}
@@ -232,32 +243,29 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		}
 		return nil, &ConfigError{Path: path, Msg: "model: none given — set model: <provider>/<model> in the file, $MM_MODEL or --model"}
 	case s.ref != "":
-		m, err := models.New(s.ref, models.Options{
-			Providers: providers(cfg.Providers),
-			ConfigDir: cfg.Dir,
-			Getenv:    func(k string) string { return env[k] },
-			// A busy server's retries: the person sees each wait.
-			Notify: func(line string) { s.sink.Emit(Notice{Kind: NoticeWarning, Text: line}) },
-			Place:  s.place(),
-			Trace:  opts.Verbose,
-		})
+		s.trace = opts.Verbose
+		s.resumedModel(opts.Resume, env)
+		m, err := s.newModel(s.ref, env)
 		if err != nil {
 			if opts.NoModel {
 				break
 			}
-			return nil, cfg.ModelError(s.ref, err, func(p string) string { return mmconfigs.DisplayPath(p, s.cwd) })
+			return nil, s.modelError(s.ref, err)
 		}
 		s.model = m
 	}
+	s.loadAsked = new(sync.Once)
 	s.window = newWindow(cfg, s.ref)
 	s.history = newHistory(s.sink, s.window, opts.Resume, opts.Recorder)
-	s.hooks = hooks.NewEngine(&cfg.Hooks, hooks.Options{
+	s.history.usesModel(s.ref)
+	s.hookOptions = hooks.Options{
 		Cwd:        s.cwd,
 		Model:      s.ref,
 		Environ:    s.environ,
 		AskedDepth: s.depth,
 		Wasm:       opts.Wasm,
-	})
+	}
+	s.hooks = hooks.NewEngine(&cfg.Hooks, s.hookOptions)
 	s.hooks.Prepare()
 	for _, t := range tools.Builtins() {
 		name := t.Spec().Name

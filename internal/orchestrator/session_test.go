@@ -420,6 +420,7 @@ type nopRecorder struct{}
 func (nopRecorder) Append(...llm.Message) error       { return nil }
 func (nopRecorder) Replace([]llm.Message) error       { return nil }
 func (nopRecorder) AskedSession(string, string) error { return nil }
+func (nopRecorder) UsesModel(string)                  {}
 
 // TestAskToolSpec: ask_agent's description lists each agent with its
 // description — read from its file only for a model that reads tool

@@ -197,6 +197,10 @@ func (t *turn) run(ctx context.Context, text string, typed bool) error {
 			t.end("", err)
 			return err
 		}
+		if runs := s.takeShellRuns(); runs != "" {
+			// What the person ran with "!" before it (shell.go).
+			kept.Content = runs + "\n\n" + kept.Content
+		}
 		if kept.Content != pg.Prompt {
 			kept.Typed = pg.Prompt
 		}
@@ -321,6 +325,9 @@ func (t *turn) callModel(ctx context.Context, format *llm.JSONSchemaFormat, onTe
 func (t *turn) firstCallLoads(ctx context.Context) bool {
 	s := t.s
 	loading := false
+	if s.loadAsked == nil {
+		return false // a Session made without New (tests)
+	}
 	s.loadAsked.Do(func() {
 		if lr, ok := s.model.(llm.LoadReader); ok {
 			loaded, err := lr.Loaded(ctx)

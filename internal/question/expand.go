@@ -52,24 +52,31 @@ type Error struct {
 func (e *Error) Error() string { return e.Line + ": " + e.Msg }
 
 // Expand returns text with each @path and $name line replaced by what it
-// names, and whether any was. The first line that cannot be expanded (no
-// such file, a named pipe, a binary file, an unknown skill) is an *Error and
-// nothing is returned: the question is not sent half-expanded.
+// names, then what the @paths inside its sentences name (inline.go), and
+// whether anything was brought in. The first line that cannot be expanded
+// (no such file, a named pipe, a binary file, an unknown skill) is an
+// *Error and nothing is returned: the question is not sent half-expanded.
 func Expand(text string, opts Options) (string, bool, error) {
 	if !strings.Contains(text, "@") && !strings.Contains(text, "$") {
 		return text, false, nil // the common case: nothing to look at
 	}
 	lines := strings.Split(text, "\n")
+	// skip marks the lines no inline @path is looked for in: a fence's,
+	// and the @path and $name lines.
+	skip := make([]bool, len(lines))
+	seen := map[string]bool{}
 	var fence fenceState
 	changed := false
 	for i, line := range lines {
 		if fence.inside(line) {
+			skip[i] = true
 			continue
 		}
 		bare := strings.TrimRight(line, " \t\r")
 		var out string
 		var err error
 		if p, ok := PathLine(bare); ok {
+			seen[resolve(p, opts)] = true
 			out, err = expandPath(p, opts)
 		} else if name, ok := SkillLine(bare); ok {
 			out, err = expandSkill(name, opts)
@@ -79,12 +86,20 @@ func Expand(text string, opts Options) (string, bool, error) {
 		if err != nil {
 			return "", false, &Error{Line: bare, Msg: err.Error()}
 		}
-		lines[i], changed = out, true
+		lines[i], skip[i], changed = out, true, true
 	}
-	if !changed {
+	blocks, err := expandInline(lines, skip, opts, seen)
+	if err != nil {
+		return "", false, err
+	}
+	if !changed && len(blocks) == 0 {
 		return text, false, nil
 	}
-	return strings.Join(lines, "\n"), true, nil
+	out := strings.Join(lines, "\n")
+	if len(blocks) > 0 {
+		out += "\n\n" + strings.Join(blocks, "\n\n")
+	}
+	return out, true, nil
 }
 
 // PathLine returns the path of a line that is @<path>: "@" at the start of

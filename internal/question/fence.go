@@ -78,3 +78,12 @@ func binary(b []byte) string {
 	}
 	return ""
 }
+
+// Fence is text between two fences of backticks that nothing in it can
+// close: what a question brings in that is data, not the person's lines
+// (a shell command's output).
+func Fence(text string) string {
+	var b strings.Builder
+	fenced(&b, text)
+	return b.String()
+}

@@ -73,6 +73,11 @@ type message struct {
 	// into Content, written only when that changed it: a resumed session
 	// shows it. Files written before it have none, and show Content.
 	Typed string `json:"typed,omitempty"`
+	// Model is, on a question's own line, the model it was asked of,
+	// written only when it is not the one the file said last (the
+	// header's, or an earlier question's): a session whose model was
+	// switched (/model) goes on with it. Older mm read past it.
+	Model string `json:"model,omitempty"`
 }
 
 type toolCall struct {
@@ -160,14 +165,24 @@ func encodeHeader(buf []byte, h Header) ([]byte, error) {
 	return appendLine(buf, headerLine{T: kindHeader, V: h.Version, ID: h.ID, Cwd: h.Cwd, Config: h.Config, Model: h.Model, Created: h.Created, ForkedFrom: h.ForkedFrom})
 }
 
+// models are what a Writer knows of the models of its session: the one
+// the next questions are asked of, and the one its file says last.
+type models struct {
+	running, said string
+}
+
 // encodeMessages appends msgs' lines, numbering each question after the
-// *turns already in the history, which it counts on.
-func encodeMessages(buf []byte, msgs []llm.Message, turns *int) ([]byte, error) {
+// *turns already in the history, which it counts on, and noting its model
+// on it when the file said another (nil m: none is noted).
+func encodeMessages(buf []byte, msgs []llm.Message, turns *int, m *models) ([]byte, error) {
 	var err error
-	for _, m := range msgs {
-		w := toWire(m)
-		if m.Role == llm.RoleUser {
+	for _, msg := range msgs {
+		w := toWire(msg)
+		if msg.Role == llm.RoleUser {
 			w.Turn = *turns + 1
+			if m != nil && m.running != "" && m.running != m.said {
+				w.Model, m.said = m.running, m.running
+			}
 		}
 		if buf, err = appendLine(buf, messageLine{T: kindMessage, message: w}); err != nil {
 			return buf, err

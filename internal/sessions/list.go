@@ -33,6 +33,8 @@ type Summary struct {
 	// Problem says why the session cannot be resumed ("" when it can):
 	// the error Open would give.
 	Problem string
+	// Name is the name a person gave it (Name), "" for none.
+	Name string
 }
 
 // firstChars bound the first question in a listing.
@@ -47,13 +49,26 @@ func List(dir, cwd string, all bool) ([]Summary, error) {
 		return nil, err
 	}
 	var out []Summary
+	// The names of each folder listed, read once.
+	names := map[string]map[string]string{}
 	for _, id := range ids {
 		path := filepath.Join(dir, id+".jsonl")
 		sum, ok := summarise(path, cwd, all)
-		if ok {
-			sum.ID = id
-			out = append(out, sum)
+		if !ok {
+			continue
 		}
+		sum.ID = id
+		if sum.Cwd != "" {
+			if names[sum.Cwd] == nil {
+				names[sum.Cwd] = readNames(dir, sum.Cwd)
+			}
+			for n, i := range names[sum.Cwd] {
+				if i == id {
+					sum.Name = n
+				}
+			}
+		}
+		out = append(out, sum)
 	}
 	slices.SortStableFunc(out, func(a, b Summary) int {
 		if c := b.Modified.Compare(a.Modified); c != 0 {
@@ -117,19 +132,32 @@ func summarise(path, cwd string, all bool) (Summary, bool) {
 		sum.Problem = err.Error()
 		return sum, true
 	}
-	firstQuestion, problem := firstQuestionOf(r, int64(len(first)))
-	if problem {
-		sum.Problem = "a line cannot be read: mm --resume " + filepath.Base(path)[:idLen] + " names it"
-	}
+	firstQuestion, damaged := firstQuestionOf(r, int64(len(first)))
 	sum.First = oneLine(firstQuestion)
-	turns, ok := lastTurn(f, fi.Size())
+	turns, ok, tailDamaged := lastTurn(f, fi.Size())
 	if !ok {
 		if _, err := f.Seek(0, io.SeekStart); err == nil {
 			turns = countTurns(bufio.NewReaderSize(f, 64<<10))
 		}
 	}
 	sum.Turns = turns
+	if damaged || tailDamaged {
+		sum.Problem = damage(path, fi.Size())
+	}
 	return sum, true
+}
+
+// damage is the Problem of a session file with a line the listing could
+// not read: Open's own words, naming the line, for a file small enough to
+// read whole again (a damaged file is rare: the cost is paid for it
+// alone); else a line that says how to find it.
+func damage(path string, size int64) string {
+	if size <= maxTail {
+		if _, err := Read(path); err != nil {
+			return err.Error()
+		}
+	}
+	return "a line cannot be read: mm --resume " + filepath.Base(path)[:idLen] + " names it"
 }
 
 // openError is why a session file cannot be read.
@@ -174,29 +202,28 @@ var (
 
 // firstQuestionOf reads lines from r, after the header, until the first
 // question (a question's line, or the first of a replace's history), at
-// most maxHead bytes in; problem says a replace line there is broken.
-func firstQuestionOf(r *bufio.Reader, read int64) (string, bool) {
+// most maxHead bytes in; damaged says a line on the way cannot be read.
+func firstQuestionOf(r *bufio.Reader, read int64) (first string, damaged bool) {
 	for read < maxHead {
 		line, long, err := boundedLine(r, maxHeadLine)
 		if err != nil {
-			return "", false
+			return "", false // the end, or a last line cut short: Open skips it
 		}
 		read += int64(len(line))
 		if long {
 			read += maxHeadLine // at least
 			continue
 		}
-		switch {
-		case bytes.HasPrefix(line, userPrefix):
-			var l anyLine
-			if json.Unmarshal(line, &l) == nil {
+		var l anyLine
+		if !readable(line, &l) {
+			return "", true
+		}
+		switch l.T {
+		case kindMessage:
+			if l.Role == llm.RoleUser {
 				return l.Content, false
 			}
-		case bytes.HasPrefix(line, replacePrefix):
-			var l anyLine
-			if err := json.Unmarshal(line, &l); err != nil {
-				return "", true
-			}
+		case kindReplace:
 			for _, m := range l.History {
 				if m.Role == llm.RoleUser {
 					return m.Content, false
@@ -207,35 +234,68 @@ func firstQuestionOf(r *bufio.Reader, read int64) (string, bool) {
 	return "", false
 }
 
+// readable decodes one line after the header into l, and says whether
+// Open reads it: a blank line, or a known kind of line.
+func readable(line []byte, l *anyLine) bool {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return true
+	}
+	if json.Unmarshal(line, l) != nil {
+		return false
+	}
+	switch l.T {
+	case kindMessage, kindReplace, kindAsked:
+		return true
+	}
+	return false
+}
+
+// anyDamaged says whether one of lines, whole lines after the header,
+// cannot be read.
+func anyDamaged(lines []byte) bool {
+	for len(lines) > 0 {
+		line, rest, _ := bytes.Cut(lines, []byte{'\n'})
+		lines = rest
+		var l anyLine
+		if !readable(line, &l) {
+			return true
+		}
+	}
+	return false
+}
+
 // lastTurn reads the number of the file's last question from its end: the
 // "turn" of the last question's line, or the "turns" of a later replace
 // line. ok is false when neither is within maxTail bytes of the end, or
-// the line has no number (a file written before they were).
-func lastTurn(f io.ReaderAt, size int64) (turns int, ok bool) {
-	for window := int64(64 << 10); ; window *= 4 {
+// the line has no number (a file written before they were). damaged says
+// a whole line of the last 64 KiB (the first window read) cannot be read.
+func lastTurn(f io.ReaderAt, size int64) (turns int, ok, damaged bool) {
+	for window, first := int64(64<<10), true; ; window, first = window*4, false {
 		window = min(window, maxTail, size)
 		buf := make([]byte, window)
 		if _, err := f.ReadAt(buf, size-window); err != nil && !errors.Is(err, io.EOF) {
-			return 0, false
+			return 0, false, damaged
 		}
-		// Whole lines only: one cut at the window's start is not one.
+		// Whole lines only: one cut at the window's start is not one (and
+		// the header, when the window starts the file, is no history line).
 		lines := buf
-		if size > window {
-			i := bytes.IndexByte(buf, '\n')
-			if i < 0 {
-				lines = nil
-			} else {
-				lines = buf[i+1:]
-			}
+		if i := bytes.IndexByte(buf, '\n'); i < 0 {
+			lines = nil
+		} else {
+			lines = buf[i+1:]
+		}
+		if first {
+			whole := lines[:bytes.LastIndexByte(lines, '\n')+1] // a torn last line is skipped, as Open skips it
+			damaged = anyDamaged(whole)
 		}
 		if n, found, ok := lastNumbered(lines); found {
-			return n, ok
+			return n, ok, damaged
 		}
 		if window == size {
-			return 0, true // no question at all
+			return 0, true, damaged // no question at all
 		}
 		if window == maxTail {
-			return 0, false
+			return 0, false, damaged
 		}
 	}
 }

@@ -86,3 +86,41 @@ func TestList(t *testing.T) {
 		t.Errorf("long question: %+v", rows(r))
 	}
 }
+
+// TestListDamaged: a file with a line Open cannot read is listed with
+// Open's words, naming the line, not as a session without questions; a
+// last line cut short is no damage (Open resumes without it).
+func TestListDamaged(t *testing.T) {
+	const header = `{"t":"session","v":1,"id":"%s","cwd":"/work/p"}` + "\n"
+	tests := []struct {
+		name, id, body, problem string
+	}{
+		{"before the first question", "1m7zzx0aaaaa", "{garbage\n" + `{"t":"message","role":"user","content":"x"}` + "\n",
+			`:2: not a session line (invalid character 'g' looking for beginning of object key string): the file is left as it is`},
+		{"after it", "1m7zzx0bbbbb", `{"t":"message","role":"user","content":"list the files"}` + "\n" + `{"t":"message","role":"assis` + "\n" + `{"t":"message","role":"assistant","content":"Two files."}` + "\n",
+			`:3: not a session line (unexpected end of JSON input): the file is left as it is`},
+		{"an unknown kind", "1m7zzx0ccccc", `{"t":"message","role":"user","content":"x"}` + "\n" + `{"t":"bookmark"}` + "\n",
+			`:3: not a session line (its kind "bookmark" is unknown to session format 1): the file is left as it is`},
+		{"a torn last line", "1m7zzx0ddddd", `{"t":"message","role":"user","content":"x"}` + "\n" + `{"t":"message","role":"assis`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, tc.id+".jsonl")
+			if err := os.WriteFile(path, []byte(strings.Replace(header, "%s", tc.id, 1)+tc.body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			list, err := sessions.List(dir, "/work/p", false)
+			if err != nil || len(list) != 1 {
+				t.Fatalf("List = %+v, %v", list, err)
+			}
+			want := tc.problem
+			if want != "" {
+				want = path + want
+			}
+			if list[0].Problem != want {
+				t.Errorf("Problem\n got %q\nwant %q", list[0].Problem, want)
+			}
+		})
+	}
+}

@@ -27,6 +27,9 @@ type Saved struct {
 	AskedSessions map[string]string
 	// Turns counts the questions in History.
 	Turns int
+	// LastModel is the model the session last ran with: the last model a
+	// question's line noted, else the header's.
+	LastModel string
 	// Torn says the file's last line was cut short (mm was stopped while
 	// writing it): it was skipped.
 	Torn bool
@@ -216,6 +219,9 @@ func (s *Saved) replay(path string, data []byte) error {
 				return fmt.Errorf("%s:%d: not a session line (%v): the file is left as it is", path, n, err)
 			}
 			s.History = append(s.History, m.message.llm())
+			if m.Model != "" {
+				s.LastModel = m.Model
+			}
 			continue
 		}
 		var l anyLine
@@ -231,6 +237,9 @@ func (s *Saved) replay(path string, data []byte) error {
 		switch l.T {
 		case kindMessage:
 			s.History = append(s.History, l.message.llm())
+			if l.Model != "" {
+				s.LastModel = l.Model
+			}
 		case kindReplace:
 			s.History = make([]llm.Message, len(l.History))
 			for i, m := range l.History {
@@ -256,5 +265,6 @@ func (s *Saved) header(path string, l anyLine) error {
 		return fmt.Errorf("%s:1: the header's id %q is not the file's name: the file is left as it is", path, l.ID)
 	}
 	s.Header = Header{Version: l.V, ID: l.ID, Cwd: l.Cwd, Config: l.Config, Model: l.Model, Created: l.Created, ForkedFrom: l.ForkedFrom}
+	s.LastModel = l.Model
 	return nil
 }

@@ -27,7 +27,8 @@ func Resume(dir string, s *Saved, h Header) (w *Writer, notice string, err error
 		case err != nil:
 			return nil, "", err
 		default:
-			return &Writer{dir: dir, path: s.Path, header: s.Header, f: f, create: createFile, turns: s.Turns, saved: true}, repaired, nil
+			return &Writer{dir: dir, path: s.Path, header: s.Header, f: f, create: createFile, turns: s.Turns, saved: true,
+				models: models{s.LastModel, s.LastModel}}, repaired, nil
 		}
 	}
 	h.ForkedFrom = s.ID
@@ -35,7 +36,7 @@ func Resume(dir string, s *Saved, h Header) (w *Writer, notice string, err error
 	if err != nil {
 		return nil, "", err
 	}
-	if w.pending, err = encodeMessages(w.pending, s.History, &w.turns); err != nil {
+	if w.pending, err = encodeMessages(w.pending, s.History, &w.turns, nil); err != nil {
 		return nil, "", fmt.Errorf("recording session %s: %w", w.ID(), err)
 	}
 	for _, agent := range slices.Sorted(maps.Keys(s.AskedSessions)) {

@@ -58,6 +58,9 @@ type Writer struct {
 	// turns counts the questions of the history as written, which the
 	// next question's line is numbered after.
 	turns int
+	// models are the session's running model and the one its file says
+	// last, noted on the next question when they differ.
+	models models
 	// failing says the last write failed: the caller was told (the
 	// orchestrator warns once), so Close does not say it again.
 	failing bool
@@ -94,7 +97,7 @@ func Create(dir string, h Header) (*Writer, error) {
 // newWriter is a Writer of a new session whose file create makes, at the
 // first message.
 func newWriter(dir string, h Header, create func(string) (file, error)) (*Writer, error) {
-	w := &Writer{dir: dir, path: filepath.Join(dir, h.ID+".jsonl"), header: h, create: create}
+	w := &Writer{dir: dir, path: filepath.Join(dir, h.ID+".jsonl"), header: h, create: create, models: models{h.Model, h.Model}}
 	var err error
 	if w.pending, err = encodeHeader(nil, h); err != nil {
 		return nil, fmt.Errorf("recording session %s: %w", h.ID, err)
@@ -130,7 +133,15 @@ func (w *Writer) Header() Header { return w.header }
 
 // Append records messages joining the end of the history.
 func (w *Writer) Append(msgs ...llm.Message) error {
-	return w.write(func(b []byte) ([]byte, error) { return encodeMessages(b, msgs, &w.turns) })
+	return w.write(func(b []byte) ([]byte, error) { return encodeMessages(b, msgs, &w.turns, &w.models) })
+}
+
+// UsesModel says the model the next questions are asked of: the first of
+// them notes it on its line when the file said another.
+func (w *Writer) UsesModel(ref string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.models.running = ref
 }
 
 // Replace records that the history is now msgs (a compression, /clear).

@@ -56,7 +56,7 @@ func TestLineModeUnknownCommandTerminal(t *testing.T) {
 	term.waitFor("› ")
 	term.send("/hlep\r")
 	term.waitFor("mm: unknown command /hlep (known: /ask, /mcp, ")
-	term.waitFor("/help, /exit); to ask the model about it, start the line with another word")
+	term.waitFor(`/help, /exit) (did you mean "/help"?); to ask the model about it, start the line with another word`)
 	term.send("still here\r")
 	term.waitFor("🤖 still here")
 	if strings.Contains(term.since(0), "🤖 /hlep") {

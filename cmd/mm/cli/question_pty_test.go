@@ -29,3 +29,28 @@ func TestLineModeCompletesAndContinues(t *testing.T) {
 	term.send("/exit\r")
 	term.waitExit()
 }
+
+// TestLineModeCompletesInASentence: at a terminal, Tab completes an @path
+// inside a sentence too, and the file it names is brought in after the
+// question.
+func TestLineModeCompletesInASentence(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a terminal session: the full lane")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"agent.yaml":    "model: echo/main\n",
+		"notes-2026.md": "buy milk\n",
+	})
+	term := startTerminal(t, dir)
+	term.waitFor("› ")
+	term.send("explain @no\t")
+	term.waitFor("explain @notes-2026.md")
+	term.send(" please\r")
+	term.waitFor("🤖 explain @notes-2026.md please")
+	term.waitFor("[file: notes-2026.md]")
+	term.waitFor("buy milk")
+	term.waitFor("⚙ 0 command(s)")
+	term.send("/exit\r")
+	term.waitExit()
+}

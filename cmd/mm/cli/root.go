@@ -44,6 +44,9 @@ type flags struct {
 	resume   string
 	resuming bool
 	noSave   bool
+	// pick is --resume without an id: the line mode and the window open
+	// a list of this folder's sessions to pick from (sessions_pick.go).
+	pick bool
 
 	// chain is where this mm is in a chain of asks, when the asking mm
 	// could not pass it in the environment (over ssh): hidden flags.
@@ -112,6 +115,8 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	fl.BoolVar(&f.cont, "continue", false, "go on with the session you last used in this folder")
 	fl.StringVar(&f.resume, "resume", "", "go on with the saved session `id` (a unique start of it is enough; mm sessions lists them)")
 	fl.BoolVar(&f.noSave, "no-save", false, "do not save this session (as persist: false)")
+	fl.BoolVar(&f.pick, resumePickFlag, false, "--resume without an id: pick the session from a list")
+	_ = fl.MarkHidden(resumePickFlag)
 	for _, h := range []struct {
 		p          *string
 		name, help string
@@ -226,10 +231,12 @@ func (f *flags) validate() (line.OutputFormat, error) {
 		return "", errors.New("give one of -p, --ask, --ask-with-context, -acp, -tui")
 	}
 	switch {
-	case f.cont && f.resuming:
+	case f.cont && (f.resuming || f.pick):
 		return "", errors.New("give one of --continue and --resume")
-	case (f.cont || f.resuming) && f.acp:
+	case (f.cont || f.resuming || f.pick) && f.acp:
 		return "", errResumeACP
+	case f.pick && (f.print || f.ask != "" || f.askWithContext != ""):
+		return "", errPickMode
 	}
 	if _, err := (*mmconfigs.Config)(nil).SandboxSpec(f.sandbox, f.network); err != nil {
 		return "", err
@@ -417,6 +424,16 @@ func (m *mode) runPrint(args []string) int {
 			return m.failed(1, fmt.Errorf("read the question from stdin: %w", err), reportAs("mm -p: %v"))
 		}
 		question = strings.TrimRight(string(b), "\n")
+	} else if !s.InTerminal {
+		// Stdin piped beside a question follows it (printstdin.go).
+		q, cutNotice, err := attachStdin(question, s.In)
+		if err != nil {
+			return m.failed(1, err, reportAs("mm -p: %v"))
+		}
+		question = q
+		if cutNotice != "" {
+			m.resumeNotice = strings.TrimPrefix(m.resumeNotice+"\n"+cutNotice, "\n")
+		}
 	}
 	if strings.TrimSpace(question) == "" {
 		return m.failed(2, errors.New(`no question: give it as an argument (mm -p "…") or on stdin`), reportAs("mm -p: %v"))
@@ -484,6 +501,7 @@ func (m *mode) runTUI(args []string) int {
 		Session: m.withResumeNotice(m.session(false)), Banner: m.banner,
 		Stdin: in, Stdout: out, Stderr: s.ErrOut,
 		DisplayHooks: m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,
+		PickSession: m.f.pick,
 	})
 }
 
@@ -492,6 +510,10 @@ func (m *mode) runLine(args []string) int {
 	s := m.s
 	if len(args) > 0 {
 		fmt.Fprintf(s.ErrOut, "mm: unexpected arguments %q: use mm -p \"<question>\" for one question\n", strings.Join(args, " "))
+		return 2
+	}
+	if m.f.pick && !s.InTerminal {
+		fmt.Fprintf(s.ErrOut, "mm: %v\n", errPickMode)
 		return 2
 	}
 	hist := ""
@@ -505,6 +527,7 @@ func (m *mode) runLine(args []string) int {
 		Stdin: stdin, Stdout: s.Out, Stderr: s.ErrOut, Terminal: s.InTerminal,
 		HistoryFile:  hist,
 		DisplayHooks: m.cfg.DisplayHooks, DisplayCommands: m.cfg.DisplayCommands,
+		PickSession: m.f.pick,
 	})
 }
 

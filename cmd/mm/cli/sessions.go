@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -58,11 +59,17 @@ func listSessions(dir, cwd string, all bool, now time.Time) (string, error) {
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	if all {
-		fmt.Fprintln(tw, "ID\tAGE\tTURNS\tFOLDER\tFIRST QUESTION")
-	} else {
-		fmt.Fprintln(tw, "ID\tAGE\tTURNS\tFIRST QUESTION")
+	// A NAME column once a session of the list has a name (/rename).
+	named := slices.ContainsFunc(list, func(s sessions.Summary) bool { return s.Name != "" })
+	head := "ID\t"
+	if named {
+		head += "NAME\t"
 	}
+	head += "AGE\tTURNS\t"
+	if all {
+		head += "FOLDER\t"
+	}
+	fmt.Fprintln(tw, head+"FIRST QUESTION")
 	// The session mm --continue takes, in each folder listed.
 	last := map[string]string{}
 	for _, s := range list {
@@ -81,11 +88,15 @@ func listSessions(dir, cwd string, all bool, now time.Time) (string, error) {
 		if s.ID == id {
 			first += "  ← mm --continue"
 		}
-		if all {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.ID, age(now.Sub(s.Modified)), s.Turns, cwd, first)
-		} else {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", s.ID, age(now.Sub(s.Modified)), s.Turns, first)
+		row := s.ID + "\t"
+		if named {
+			row += frontend.VisibleLine(s.Name) + "\t"
 		}
+		row += fmt.Sprintf("%s\t%d\t", age(now.Sub(s.Modified)), s.Turns)
+		if all {
+			row += cwd + "\t"
+		}
+		fmt.Fprintln(tw, row+first)
 	}
 	tw.Flush()
 	return strings.TrimSuffix(b.String(), "\n"), nil
@@ -196,10 +207,15 @@ func (st *store) List() (string, error) {
 }
 
 // Resume is /resume and --resume: the saved session read back, and the
-// writer that goes on saving it (a fork when another mm holds it).
+// writer that goes on saving it (a fork when another mm holds it). id is
+// the name of one of this folder's sessions (/rename), else an id or its
+// start.
 func (st *store) Resume(id string) (*orchestrator.Resumed, orchestrator.Recorder, string, error) {
 	if st.dir == "" {
 		return nil, nil, "", errNoDir
+	}
+	if named, ok := sessions.Named(st.dir, st.cwd, strings.TrimSpace(id)); ok {
+		id = named
 	}
 	saved, err := sessions.Open(st.dir, id)
 	if err != nil {
@@ -230,7 +246,7 @@ func (st *store) Resume(id string) (*orchestrator.Resumed, orchestrator.Recorder
 			lines = append(lines, "mm: "+err.Error())
 		}
 	}
-	return &orchestrator.Resumed{History: saved.History, AskedSessions: saved.AskedSessions}, rec, strings.Join(lines, "\n"), nil
+	return &orchestrator.Resumed{History: saved.History, AskedSessions: saved.AskedSessions, Model: saved.LastModel}, rec, strings.Join(lines, "\n"), nil
 }
 
 // close closes the running session's file; an error when some of it

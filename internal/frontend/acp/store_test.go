@@ -117,6 +117,9 @@ func (m *memSaved) AskedSession(name, id string) error {
 	return nil
 }
 
+// UsesModel: an editor's sessions run their configuration's model.
+func (m *memSaved) UsesModel(string) {}
+
 func (m *memSaved) close() error {
 	m.st.mu.Lock()
 	defer m.st.mu.Unlock()

@@ -8,14 +8,20 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/chzyer/readline"
 
 	"github.com/mm-agent/mm/internal/frontend"
 )
 
-// errInterrupt is Ctrl-C at a prompt.
-var errInterrupt = errors.New("interrupted")
+// errInterrupt is Ctrl-C at a prompt on a line with something typed (the
+// line is dropped); errInterruptEmpty on an empty one, where nothing was
+// typed since the prompt came.
+var (
+	errInterrupt      = errors.New("interrupted")
+	errInterruptEmpty = fmt.Errorf("%w on an empty line", errInterrupt)
+)
 
 // lineReader reads the person's lines: with editing and history on a
 // terminal, plainly from a pipe.
@@ -26,14 +32,26 @@ type lineReader interface {
 	Close() error
 }
 
-type terminalReader struct{ rl *readline.Instance }
+type terminalReader struct {
+	rl *readline.Instance
+	// typed says a key other than Ctrl-C came since the prompt: a line
+	// typed and rubbed out is not an empty prompt.
+	typed atomic.Bool
+}
 
 // newTerminalReader edits lines on the terminal, keeping them in
 // historyFile ("" for none), which stays HistoryMode also after readline
 // rewrites it (as a new file) to trim it.
 // Tab completes an @path or $name line through complete.
 func newTerminalReader(historyFile string, stdin io.ReadCloser, stdout io.Writer, complete *lineCompleter) (lineReader, error) {
+	t := &terminalReader{}
 	rl, err := readline.NewEx(&readline.Config{
+		FuncFilterInputRune: func(r rune) (rune, bool) {
+			if r != readline.CharInterrupt {
+				t.typed.Store(true)
+			}
+			return r, true
+		},
 		AutoComplete:      complete,
 		Prompt:            "› ",
 		HistoryFile:       historyFile,
@@ -52,7 +70,8 @@ func newTerminalReader(historyFile string, stdin io.ReadCloser, stdout io.Writer
 			return nil, fmt.Errorf("keep the line history in %s: %w", historyFile, err)
 		}
 	}
-	return &terminalReader{rl: rl}, nil
+	t.rl = rl
+	return t, nil
 }
 
 // lineCompleter completes the line mode's @path and $name lines (Complete)
@@ -105,8 +124,11 @@ const HistoryMode = 0o600
 
 func (t *terminalReader) ReadLine(prompt string) (string, error) {
 	t.rl.SetPrompt(prompt)
+	t.typed.Store(false)
 	line, err := t.rl.Readline()
 	switch {
+	case errors.Is(err, readline.ErrInterrupt) && line == "" && !t.typed.Load():
+		return "", errInterruptEmpty
 	case errors.Is(err, readline.ErrInterrupt):
 		return "", errInterrupt
 	case err != nil:

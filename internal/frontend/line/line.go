@@ -34,6 +34,9 @@ type Options struct {
 	HistoryFile string
 	// DisplayHooks and DisplayCommands are the configuration's.
 	DisplayHooks, DisplayCommands bool
+	// PickSession opens the list of the folder's saved sessions once the
+	// session started, as /resume alone does (mm --resume without an id).
+	PickSession bool
 }
 
 // continuePrompt is the prompt of a line that goes on the one before.
@@ -69,12 +72,21 @@ func lineCommands() orchestrator.CommandSet {
 	return orchestrator.CommandSet{
 		Local: []string{orchestrator.CommandUsage, orchestrator.CommandHistory, orchestrator.CommandAbort, orchestrator.CommandExit},
 		Keys: map[string]string{
-			orchestrator.CommandAbort: "or Ctrl-C",
-			orchestrator.CommandExit:  "or Ctrl-D",
+			orchestrator.CommandAbort: "or Esc, or Ctrl-C",
+			orchestrator.CommandExit:  "or Ctrl-D, or Ctrl-C twice on an empty line",
 		},
-		Footer: "Ctrl-C cancels the running turn; a second Ctrl-C leaves. A line typed\nwhile a turn runs waits for its end.",
+		Footer: keysFooter,
 	}
 }
+
+// keysFooter is the line mode's /help footer: its keys, and "!".
+const keysFooter = `Esc or Ctrl-C cancels the running turn; a second Ctrl-C leaves. A line
+typed while a turn runs is sent once it ends. !<command> runs a shell
+command for you (in the sandbox); the model reads its output with your
+next question.`
+
+// interruptHint answers Ctrl-C on an empty prompt; a second one leaves.
+const interruptHint = "(Ctrl-C again leaves; so do Ctrl-D and /exit)"
 
 // Run runs the interactive line mode until /exit or the end of input and
 // returns the exit code: 0, or 1 when stdin is not a terminal and a turn
@@ -151,76 +163,150 @@ func runLine(ctx context.Context, opts Options, start func(orchestrator.Sink) (f
 	// A resumed session shows its last turns.
 	r.showConversation(s, RecentTurns)
 
-	cmds := lineCommands()
-	// failed says a turn failed or a command was refused.
-	failed := false
-	exit := func() int {
-		if failed && !opts.Terminal {
-			return 1
-		}
-		return 0
+	l := &lineLoop{ctx: ctx, opts: opts, s: s, in: in, r: r, sp: sp, watch: watch, cmds: lineCommands()}
+	if opts.PickSession {
+		l.pick()
 	}
+	return l.loop()
+}
+
+// lineLoop is the line mode's loop over the person's lines, once its
+// session started.
+type lineLoop struct {
+	ctx   context.Context
+	opts  Options
+	s     frontend.Session
+	in    lineReader
+	r     *renderer
+	sp    *spinner
+	watch *turnWatch
+	cmds  orchestrator.CommandSet
+	// failed says a turn failed or a command was refused.
+	failed bool
+}
+
+// exit is the exit code once the person leaves: 1 when stdin is not a
+// terminal and something failed, so that a script sees it.
+func (l *lineLoop) exit() int {
+	if l.failed && !l.opts.Terminal {
+		return 1
+	}
+	return 0
+}
+
+// refuse says on stderr why a line was not carried out; a script sees it.
+func (l *lineLoop) refuse(text string) {
+	fmt.Fprintln(l.opts.Stderr, text)
+	l.failed = true
+}
+
+// loop reads and carries out lines until the person leaves; it returns
+// the exit code.
+func (l *lineLoop) loop() int {
+	// interrupted says the last prompt ended in Ctrl-C on an empty line:
+	// a second one leaves, as in the window.
+	interrupted := false
 	for {
-		line, err := in.ReadLine("› ")
+		line, err := l.in.ReadLine("› ")
 		switch {
+		case errors.Is(err, errInterruptEmpty) && interrupted:
+			return l.exit()
+		case errors.Is(err, errInterruptEmpty):
+			interrupted = true
+			fmt.Fprintln(l.opts.Stdout, interruptHint)
+			continue
 		case errors.Is(err, errInterrupt):
-			fmt.Fprintln(opts.Stdout, "(Ctrl-D or /exit leaves)")
+			interrupted = false // the line typed is dropped
 			continue
 		case err != nil:
-			return exit()
+			return l.exit()
 		}
-		line = continued(in, line)
+		interrupted = false
+		line = continued(l.in, line)
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
-		if cmd, ok := cmds.Find(line); ok {
-			switch cmd.Name {
-			case orchestrator.CommandExit:
-				return exit()
-			case orchestrator.CommandUsage:
-				fmt.Fprintln(opts.Stdout, sp.usage())
-			case orchestrator.CommandHistory:
-				r.showConversation(s, 0)
-			case orchestrator.CommandAbort:
-				// An /abort read while a turn runs cancels it (turnInput).
-				fmt.Fprintln(opts.Stdout, "(no turn is running)")
-			default:
-				cmds.Run(cmd, s, func(ev orchestrator.Event) {
-					// A command that could not be carried out is refused as
-					// an unknown one is: on stderr, and a script sees it.
-					if n, ok := ev.(orchestrator.Notice); ok && n.Kind == orchestrator.NoticeWarning {
-						fmt.Fprintln(opts.Stderr, n.Text)
-						failed = true
-						return
-					}
-					sp.Emit(ev)
-					if reply, ok := ev.(orchestrator.CommandReply); ok && reply.Command == "resume" {
-						r.showConversation(s, RecentTurns)
-					}
-				})
-			}
-			continue
+		if leave, code := l.line(line); leave {
+			return code
 		}
-		if refusal := frontend.UnknownCommand(line, cmds.Words(), s.Commands()); refusal != "" {
-			fmt.Fprintln(opts.Stderr, "mm: "+refusal)
-			failed = true
-			continue
-		}
-		var turnErr error
-		quit := runCancellable(ctx, func(ctx context.Context, cancel context.CancelFunc) {
-			watch.start(cancel)
-			defer watch.end()
-			// A turn the person cancelled did not fail.
-			if err := s.PromptTyped(ctx, line); ctx.Err() == nil {
-				turnErr = err
+	}
+}
+
+// line carries out one line: a command of the line mode, a shell command
+// (!), or a question; leave says the line mode ends, with code.
+func (l *lineLoop) line(line string) (leave bool, code int) {
+	if cmd, ok := l.cmds.Find(line); ok {
+		return l.command(cmd)
+	}
+	if command, ok := strings.CutPrefix(line, "!"); ok {
+		return l.cancellable(func(ctx context.Context) error {
+			if err := l.s.Shell(ctx, command); err != nil && ctx.Err() == nil {
+				l.refuse("mm: " + err.Error())
 			}
+			return nil
 		})
-		if quit {
-			fmt.Fprintln(opts.Stdout)
-			return 130
+	}
+	if refusal := frontend.UnknownCommand(line, l.cmds.Words(), l.s.Commands()); refusal != "" {
+		l.refuse("mm: " + refusal)
+		return false, 0
+	}
+	return l.cancellable(func(ctx context.Context) error { return l.s.PromptTyped(ctx, line) })
+}
+
+// cancellable runs f as a turn runs: Esc, Ctrl-C and /abort cancel it, a
+// second Ctrl-C leaves (code 130). Its error, unless the person cancelled
+// it, fails the line.
+func (l *lineLoop) cancellable(f func(context.Context) error) (leave bool, code int) {
+	var turnErr error
+	quit := runCancellable(l.ctx, func(ctx context.Context, cancel context.CancelFunc) {
+		l.watch.start(cancel)
+		defer l.watch.end()
+		// A turn the person cancelled did not fail.
+		if err := f(ctx); ctx.Err() == nil {
+			turnErr = err
 		}
-		failed = failed || turnErr != nil
+	})
+	if quit {
+		fmt.Fprintln(l.opts.Stdout)
+		return true, 130
+	}
+	l.failed = l.failed || turnErr != nil
+	return false, 0
+}
+
+// command carries out one of the line mode's commands.
+func (l *lineLoop) command(cmd orchestrator.SlashCommand) (leave bool, code int) {
+	switch {
+	case cmd.Name == orchestrator.CommandExit:
+		return true, l.exit()
+	case cmd.Name == orchestrator.CommandUsage:
+		fmt.Fprintln(l.opts.Stdout, l.sp.usage())
+	case cmd.Name == orchestrator.CommandHistory:
+		l.r.showConversation(l.s, 0)
+	case cmd.Name == orchestrator.CommandAbort:
+		// An /abort read while a turn runs cancels it (turnInput).
+		fmt.Fprintln(l.opts.Stdout, "(no turn is running)")
+	case cmd.Name == "resume" && cmd.Arg == "" && l.opts.Terminal:
+		// From a pipe, a script names what it resumes: Run refuses it.
+		l.pick()
+	default:
+		l.cmds.Run(cmd, l.s, l.reply)
+	}
+	return false, 0
+}
+
+// reply shows what a command the session carried out says: a command
+// that could not be carried out is refused as an unknown one is, on
+// stderr.
+func (l *lineLoop) reply(ev orchestrator.Event) {
+	if n, ok := ev.(orchestrator.Notice); ok && n.Kind == orchestrator.NoticeWarning {
+		l.refuse(n.Text)
+		return
+	}
+	l.sp.Emit(ev)
+	if reply, ok := ev.(orchestrator.CommandReply); ok && reply.Command == "resume" {
+		l.r.showConversation(l.s, RecentTurns)
 	}
 }
 

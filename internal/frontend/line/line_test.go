@@ -27,6 +27,11 @@ type fakeSession struct {
 	// waiting, when set, hears that a "wait" turn began; that turn runs
 	// until it is cancelled.
 	waiting chan struct{}
+	// choices are what /resume alone lists; resumed and shells what
+	// /resume and "!" were given.
+	choices []orchestrator.SavedSession
+	resumed []string
+	shells  []string
 }
 
 func (f *fakeSession) PromptTyped(ctx context.Context, text string) error {
@@ -57,8 +62,23 @@ func (f *fakeSession) MCPServers() []orchestrator.MCPStatus { return f.servers }
 func (f *fakeSession) Commands() []orchestrator.Command     { return f.commands }
 func (f *fakeSession) Warnings() []string                   { return nil }
 func (f *fakeSession) SavedSessions() (string, error)       { return "", nil }
-func (f *fakeSession) ResumeSaved(string) (string, error)   { return "", nil }
-func (f *fakeSession) Close() error                         { f.closed = true; return nil }
+func (f *fakeSession) ResumeSaved(id string) (string, error) {
+	f.resumed = append(f.resumed, id)
+	return "resumed session " + id, nil
+}
+func (f *fakeSession) SavedChoices() ([]orchestrator.SavedSession, error) {
+	return f.choices, nil
+}
+func (f *fakeSession) RenameSaved(string) (string, error) { return "", nil }
+func (f *fakeSession) Model() string                      { return "fake/model" }
+func (f *fakeSession) SwitchModel(ref string) (string, error) {
+	return "model: " + ref, nil
+}
+func (f *fakeSession) Shell(ctx context.Context, command string) error {
+	f.shells = append(f.shells, command)
+	return nil
+}
+func (f *fakeSession) Close() error { f.closed = true; return nil }
 
 // runFakeLine runs the line mode over f, fed input from a string (read
 // between turns only), and returns its exit code, stdout and stderr.
@@ -110,14 +130,18 @@ Type a question and press Enter. Commands:
   /usage                               the tokens of the last turn and of the session
   /clear                               forget the conversation
   /compact                             compress the conversation now, to fit the model's window
+  /model <provider>/<model>            switch the model for the rest of the session (alone: show it)
   /sessions                            list this folder's saved sessions
-  /resume <id>                         go on with a saved session
+  /resume [<id or name>]               go on with a saved session (alone: pick it from a list)
+  /rename <name>                       name this session: mm --resume <name> goes on with it
   /history                             show the whole conversation again
-  /abort                               cancel the running turn (or Ctrl-C)
+  /abort                               cancel the running turn (or Esc, or Ctrl-C)
   /help                                this list
-  /exit                                leave (or Ctrl-D)
-Ctrl-C cancels the running turn; a second Ctrl-C leaves. A line typed
-while a turn runs waits for its end.
+  /exit, /quit                         leave (or Ctrl-D, or Ctrl-C twice on an empty line)
+Esc or Ctrl-C cancels the running turn; a second Ctrl-C leaves. A line
+typed while a turn runs is sent once it ends. !<command> runs a shell
+command for you (in the sandbox); the model reads its output with your
+next question.
 `
 	if code != 0 || stdout != want || stderr != "" || len(f.prompts) > 0 {
 		t.Errorf("exit %d, prompts %q\nstdout:\n%s\nwant:\n%s\nstderr %q", code, f.prompts, stdout, want, stderr)
@@ -146,7 +170,7 @@ func TestLineCommands(t *testing.T) {
 func TestLineUnknownCommand(t *testing.T) {
 	f := &fakeSession{commands: []orchestrator.Command{{Name: "ask"}, {Name: "ask-expert"}, {Name: "ask-with-context-expert"}}}
 	code, stdout, stderr := runFakeLine(t, f, "/hlep\n/etc/hosts?\n")
-	wantErr := "mm: unknown command /hlep (known: /ask, /ask-expert, /ask-with-context-expert, /mcp, /usage, /clear, /compact, /sessions, /resume, /history, /abort, /help, /exit); to ask the model about it, start the line with another word\n"
+	wantErr := "mm: unknown command /hlep (known: /ask, /ask-expert, /ask-with-context-expert, /mcp, /usage, /clear, /compact, /model, /sessions, /resume, /rename, /history, /abort, /help, /exit) (did you mean \"/help\"?); to ask the model about it, start the line with another word\n"
 	wantOut := "mm test | model: fake\n🤖 answer to /etc/hosts?\n⚙ 0 command(s)\n"
 	if code != 1 || stdout != wantOut || stderr != wantErr {
 		t.Errorf("exit %d\nstdout %q\nwant   %q\nstderr %q\nwant   %q", code, stdout, wantOut, stderr, wantErr)
@@ -267,5 +291,70 @@ func TestLineAbortRegularFile(t *testing.T) {
 	want := "mm test | model: fake\n🤖 answer to hello\n⚙ 0 command(s)\n(no turn is running)\n"
 	if code != 0 || stdout != want {
 		t.Errorf("exit %d\nstdout %q\nwant   %q", code, stdout, want)
+	}
+}
+
+// TestLineShell: a line starting with "!" runs a shell command for the
+// person, through the session, never as a question.
+func TestLineShell(t *testing.T) {
+	f := &fakeSession{}
+	code, _, stderr := runFakeLine(t, f, "!git status\n! ls -a\n")
+	if code != 0 || stderr != "" || len(f.prompts) > 0 || !slices.Equal(f.shells, []string{"git status", " ls -a"}) {
+		t.Errorf("exit %d, stderr %q, prompts %q, shells %q", code, stderr, f.prompts, f.shells)
+	}
+}
+
+// TestLinePick: mm --resume without an id lists the folder's sessions,
+// numbered, and resumes the one whose number is typed; a number off the
+// list asks again; Enter alone resumes none. (/resume alone does the same
+// on a terminal: the pty tests.)
+func TestLinePick(t *testing.T) {
+	f := &fakeSession{choices: []orchestrator.SavedSession{
+		{ID: "1m8rp0pc0qje", Age: "3 h ago", Turns: 4, First: "fix the build"},
+		{ID: "1m8rp48m14s5", Name: "docs", Age: "2 days ago", Turns: 1, First: "write the \x1b[2Jdocs"},
+		{ID: "1m8rp48tzmd2", Age: "5 days ago", Problem: "…/1m8rp48tzmd2.jsonl:3: not a session line"},
+	}}
+	var out, errOut bytes.Buffer
+	opts := Options{Stdin: io.NopCloser(strings.NewReader("7\n2\n")), Stdout: &out, Stderr: &errOut, PickSession: true}
+	code := runLine(context.Background(), opts, func(sink orchestrator.Sink) (frontend.Session, string, error) {
+		f.sink = sink
+		return f, "mm test | model: fake", nil
+	})
+	stdout, stderr := out.String(), errOut.String()
+	want := `mm test | model: fake
+Saved sessions of this folder, the latest first:
+  1. 3 h ago · 4 turns · fix the build
+  2. docs · 2 days ago · 1 turn · write the \x1b[2Jdocs
+  3. 5 days ago · cannot be resumed: …/1m8rp48tzmd2.jsonl:3: not a session line
+("7" is not a number of the list: give one from 1 to 3)
+resumed session 1m8rp48m14s5
+`
+	if code != 0 || stdout != want || stderr != "" || !slices.Equal(f.resumed, []string{"1m8rp48m14s5"}) {
+		t.Errorf("exit %d, resumed %q\nstdout:\n%s\nwant:\n%s\nstderr %q", code, f.resumed, stdout, want, stderr)
+	}
+}
+
+// TestEscapeKeys: while a turn runs, an ESC that begins no key's sequence
+// is the Escape key, taken out; an arrow key's sequence stays for the next
+// prompt; an ESC that ends what was read waits for what follows.
+func TestEscapeKeys(t *testing.T) {
+	tests := []struct {
+		in, rest    string
+		found, held bool
+	}{
+		{"\x1b", "", false, true},
+		{"ab\x1b", "ab", false, true},
+		{"\x1b/abort\n", "/abort\n", true, false},
+		{"\x1b[A\x1bOB", "\x1b[A\x1bOB", false, false},
+		{"x\x1b\x1b[C", "x\x1b[C", true, false},
+	}
+	for _, tc := range tests {
+		rest, found, held := escapeKeys([]byte(tc.in))
+		if string(rest) != tc.rest || found != tc.found || held != tc.held {
+			t.Errorf("escapeKeys(%q) = %q, %v, %v; want %q, %v, %v", tc.in, rest, found, held, tc.rest, tc.found, tc.held)
+		}
+	}
+	if got := typedLine([]byte("\x1b[A\x1b[B/abort\r")); got != "/abort" {
+		t.Errorf("typedLine after arrow keys = %q", got)
 	}
 }

@@ -47,8 +47,10 @@ type turnInput struct {
 	// typed before the question is not glued to it.
 	asking chan string
 	answer []byte
-	// reading says watch is reading the source.
-	reading bool
+	// reading says watch is reading the source; stopping that its stop
+	// was called, whose read deadline a wait for an escape sequence must
+	// not undo.
+	reading, stopping bool
 }
 
 func newTurnInput(ctx context.Context, src io.Reader) *turnInput {
@@ -117,12 +119,16 @@ func (t *turnInput) watch(abort func()) (stop func()) {
 		buf := make([]byte, 4096)
 		for {
 			n, err := t.src.Read(buf)
+			data := buf[:n]
+			if err == nil && !t.isAsking() {
+				data, err = t.escapes(data, abort)
+			}
 			t.mu.Lock()
 			if t.asking != nil {
-				t.answer = append(t.answer, buf[:n]...)
+				t.answer = append(t.answer, data...)
 				t.takeAnswer(abort)
 			} else {
-				t.pending = append(t.pending, buf[:n]...)
+				t.pending = append(t.pending, data...)
 			}
 			t.scan(abort)
 			if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
@@ -137,8 +143,14 @@ func (t *turnInput) watch(abort func()) (stop func()) {
 		}
 	}()
 	return func() {
+		t.mu.Lock()
+		t.stopping = true
 		_ = t.deadline.SetReadDeadline(time.Now())
+		t.mu.Unlock()
 		<-done
+		t.mu.Lock()
+		t.stopping = false
+		t.mu.Unlock()
 		if t.ctx.Err() == nil {
 			_ = t.deadline.SetReadDeadline(time.Time{})
 		}
@@ -146,6 +158,55 @@ func (t *turnInput) watch(abort func()) (stop func()) {
 			_ = t.deadline.SetReadDeadline(time.Now())
 		}
 	}
+}
+
+// isAsking says a consent question waits for its answer: its keys are
+// the answer's.
+func (t *turnInput) isAsking() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.asking != nil
+}
+
+// escapes takes the Escape keys out of data, keys typed while the turn
+// runs, calling abort for them: Escape cancels the turn, as in the window.
+// An ESC that ends data waits escapeWait for the bytes that would make it
+// a key's sequence; the error is the source's, of that wait's read.
+func (t *turnInput) escapes(data []byte, abort func()) ([]byte, error) {
+	rest, found, held := escapeKeys(data)
+	if found {
+		abort()
+	}
+	if !held {
+		return rest, nil
+	}
+	t.mu.Lock()
+	if t.stopping {
+		// The turn is over: the ESC is the next prompt's.
+		t.mu.Unlock()
+		return append(rest, 0x1b), nil
+	}
+	_ = t.deadline.SetReadDeadline(time.Now().Add(escapeWait))
+	t.mu.Unlock()
+	more := make([]byte, 64)
+	n, err := t.src.Read(more)
+	t.mu.Lock()
+	stopping := t.stopping
+	if !stopping {
+		_ = t.deadline.SetReadDeadline(time.Time{})
+	}
+	t.mu.Unlock()
+	switch {
+	case n > 0:
+		after, err2 := t.escapes(append([]byte{0x1b}, more[:n]...), abort)
+		return append(rest, after...), errors.Join(err, err2)
+	case errors.Is(err, os.ErrDeadlineExceeded) && !stopping:
+		abort() // nothing followed: the Escape key
+		return rest, nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return append(rest, 0x1b), err
+	}
+	return append(rest, 0x1b), err
 }
 
 // scan takes the /abort lines out of what is pending and not yet looked
@@ -174,10 +235,11 @@ func lineEnd(b []byte) int {
 
 // typedLine is the line b, typed on a terminal whose keys were read as
 // they came, as the line editor would make it: Backspace takes the rune
-// before it out, Ctrl-U the whole line; spaces around it go.
+// before it out, Ctrl-U the whole line, a key's escape sequence (an arrow
+// key's) nothing; spaces around it go.
 func typedLine(b []byte) string {
 	var line []rune
-	for _, r := range string(b) {
+	for _, r := range string(withoutSequences(b)) {
 		switch r {
 		case 0x7f, '\b':
 			if len(line) > 0 {
@@ -190,6 +252,30 @@ func typedLine(b []byte) string {
 		}
 	}
 	return strings.TrimSpace(string(line))
+}
+
+// withoutSequences is b without the escape sequences of keys (ESC [ …
+// final, ESC O x).
+func withoutSequences(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != 0x1b || i+1 == len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		switch b[i+1] {
+		case 'O':
+			i += 2
+		case '[':
+			i += 2
+			for i < len(b) && b[i] >= 0x20 && b[i] <= 0x3f {
+				i++
+			}
+		default:
+			out = append(out, b[i])
+		}
+	}
+	return out
 }
 
 // turnWatch is the watch of the running turn. A consent question reads

@@ -13,12 +13,31 @@ func commands() orchestrator.CommandSet {
 		Local: []string{orchestrator.CommandAbort, orchestrator.CommandExit},
 		Keys: map[string]string{
 			orchestrator.CommandAbort: "or Esc, or Ctrl-C",
-			orchestrator.CommandExit:  "or Ctrl-D, or Ctrl-C on an empty line",
+			orchestrator.CommandExit:  "or Ctrl-D, or Ctrl-C twice on an empty line",
 		},
 		Footer: `Keys: ←/→, Home/End, Backspace/Delete, Ctrl-U, Ctrl-K and Ctrl-W edit the line;
-↑/↓ walk the lines sent before; PgUp/PgDn scroll; Ctrl-L redraws.
+↑/↓ walk the lines sent before; PgUp/PgDn scroll; Ctrl-L redraws. A line
+sent while a turn runs is sent once it ends. !<command> runs a shell command
+for you (in the sandbox); the model reads its output with your next question.
 A consent question is answered by one key: y, n, a or v; Esc is no.`,
 	}
+}
+
+// queuedLine is a line sent while a turn ran; shown says the transcript
+// shows it already (the lines of a question typed line by line).
+type queuedLine struct {
+	text  string
+	shown bool
+}
+
+// sendQueued sends the first line that waits for the turn's end.
+func (w *window) sendQueued() {
+	if len(w.queued) == 0 || w.running {
+		return
+	}
+	q := w.queued[0]
+	w.queued = w.queued[1:]
+	w.send(q.text, q.shown)
 }
 
 // showConversation puts the session's whole conversation in the
@@ -59,30 +78,59 @@ func (w *window) enter() {
 		w.cancelTurn()
 		return
 	}
+	w.ed.submit()
 	if w.running {
-		// The line stays in the editor for when the turn is over.
-		w.hint = "a turn is running: Enter once it ends, or Esc to cancel it"
+		// Sent once the turn ends, as the line mode does.
+		w.queued = append(w.queued, queuedLine{text: line})
 		return
 	}
-	w.ed.submit()
+	w.send(line, false)
+}
+
+// send carries out a line: a command of the window's or the session's, a
+// shell command (!), or a question (or an /ask… line) for the session;
+// shown says the transcript shows it already.
+func (w *window) send(line string, shown bool) {
 	w.scroll = 0
-	if isCommand {
-		// The reply is shown at once, as the session's events are.
-		cmds.Run(cmd, w.s, func(ev orchestrator.Event) {
-			w.message(ev)
-			if reply, ok := ev.(orchestrator.CommandReply); ok && reply.Command == "resume" {
-				w.showConversation()
-			}
-		})
+	cmds := commands()
+	if cmd, isCommand := cmds.Find(line); isCommand {
+		switch {
+		case cmd.Name == orchestrator.CommandExit:
+			w.leave(0)
+		case cmd.Name == orchestrator.CommandAbort:
+			w.tr.notice("(no turn is running)")
+		case cmd.Name == "resume" && cmd.Arg == "":
+			w.openPicker()
+		default:
+			w.runCommand(cmd)
+		}
+		return
+	}
+	if !shown {
+		w.tr.question(line)
+	}
+	if command, ok := strings.CutPrefix(line, "!"); ok {
+		w.startShell(command)
 		return
 	}
 	if refusal := frontend.UnknownCommand(line, cmds.Words(), w.s.Commands()); refusal != "" {
-		w.tr.question(line)
 		w.tr.add(styleFailed, "", "   ", "mm: "+refusal)
 		return
 	}
-	w.tr.question(line)
 	w.startTurn(line)
+}
+
+// runCommand carries out one of the session's commands; its reply is
+// shown at once, as the session's events are.
+func (w *window) runCommand(cmd orchestrator.SlashCommand) {
+	commands().Run(cmd, w.s, func(ev orchestrator.Event) {
+		w.message(ev)
+		if reply, ok := ev.(orchestrator.CommandReply); ok && reply.Command == "resume" {
+			w.showConversation()
+		}
+	})
+	// /model, or a session /resume went on with its model.
+	w.model = w.s.Model()
 }
 
 // continueLine is Enter on a line ending in a backslash, and on the line
@@ -90,9 +138,6 @@ func (w *window) enter() {
 // line), typed line by line as in the line mode. It reports whether it
 // took the Enter.
 func (w *window) continueLine() bool {
-	if w.running {
-		return false
-	}
 	raw := strings.TrimRight(w.ed.String(), " \t")
 	part, more := strings.CutSuffix(raw, "\\")
 	part = strings.TrimRight(part, " \t")
@@ -112,6 +157,10 @@ func (w *window) continueLine() bool {
 	}
 	text := strings.Join(w.continued, "\n")
 	w.continued = nil
-	w.startTurn(text)
+	if w.running {
+		w.queued = append(w.queued, queuedLine{text: text, shown: true})
+		return true
+	}
+	w.send(text, true)
 	return true
 }

@@ -52,11 +52,17 @@ func TestWindowTabCompletes(t *testing.T) {
 	if got := tw.ed.String(); got != "$pdf" {
 		t.Errorf("skill: %q", got)
 	}
-	// Elsewhere Tab does nothing.
+	// An @path inside a sentence completes too.
 	tw.ed.clear()
 	tw.typeKeys("what about @s\t")
-	if got := tw.ed.String(); got != "what about @s" || strings.Contains(tw.hint, "src") {
+	if got := tw.ed.String(); got != "what about @src/" {
 		t.Errorf("inside a line: %q, %q", got, tw.hint)
+	}
+	// Elsewhere Tab does nothing.
+	tw.ed.clear()
+	tw.typeKeys("what about s\t")
+	if got := tw.ed.String(); got != "what about s" || strings.Contains(tw.hint, "src") {
+		t.Errorf("a word without @: %q, %q", got, tw.hint)
 	}
 }
 

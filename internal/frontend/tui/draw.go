@@ -135,6 +135,11 @@ func (w *window) frame() frame {
 	for len(rows) < viewH+1 && height >= 3 {
 		rows = append(rows, "")
 	}
+	if w.pick != nil && height >= 3 {
+		// The list of sessions to pick from, over the transcript's bottom.
+		over := w.pick.rows(viewH, width)
+		copy(rows[viewH+1-len(over):], over)
+	}
 
 	if height >= 2 {
 		st := cutEllipsis(sanitizeLine(w.status()), width)

@@ -23,6 +23,9 @@ type Options struct {
 	Stderr        io.Writer
 	// DisplayHooks and DisplayCommands are the configuration's.
 	DisplayHooks, DisplayCommands bool
+	// PickSession opens the list of the folder's saved sessions once the
+	// window is up, as /resume alone does (mm --resume without an id).
+	PickSession bool
 }
 
 // Run shows the window until the person leaves and returns the exit code:
@@ -61,6 +64,9 @@ func Run(ctx context.Context, opts Options) int {
 	// A resumed session's scrollback holds the whole of it.
 	w.showConversation()
 	w.tr.notice("Type a question and press Enter; /help lists the commands.")
+	if opts.PickSession {
+		w.openPicker()
+	}
 
 	defer t.leave()
 	if err := t.enter(); err != nil {

@@ -65,6 +65,15 @@ type window struct {
 	// continued are the lines of a question typed so far, each ended with
 	// a backslash (continueLine).
 	continued []string
+	// queued are the lines sent while a turn ran, each sent in its turn
+	// once the one before ends, as the line mode does.
+	queued []queuedLine
+	// interrupted says the last key was Ctrl-C on an empty line: a second
+	// one leaves, as in the line mode.
+	interrupted bool
+	// pick is the list of saved sessions to resume, while it is open
+	// (pick.go).
+	pick *picker
 
 	// colour says the window may use colours (frontend.UseColour): not
 	// with NO_COLOR.
@@ -163,12 +172,38 @@ func (w *window) message(m any) {
 		}
 		if w.leaving {
 			w.quit = true
+			break
 		}
+		w.sendQueued()
+	case failedLine:
+		w.tr.add(styleFailed, "", "   ", string(m))
 	}
 }
 
+// failedLine is a line that says why what the person asked for was not
+// carried out (a shell command a rule refused), from a turn's goroutine.
+type failedLine string
+
 // startTurn sends text to the session in a goroutine of its own.
 func (w *window) startTurn(text string) {
+	w.startWork(func(ctx context.Context) { w.s.PromptTyped(ctx, text) })
+}
+
+// startShell runs a shell command the person typed after "!" as a turn
+// runs: Esc and Ctrl-C cancel it.
+func (w *window) startShell(command string) {
+	w.startWork(func(ctx context.Context) {
+		if err := w.s.Shell(ctx, command); err != nil && ctx.Err() == nil {
+			select {
+			case w.msgs <- failedLine("mm: " + err.Error()):
+			case <-w.done:
+			}
+		}
+	})
+}
+
+// startWork runs f, a turn, in a goroutine of its own.
+func (w *window) startWork(f func(ctx context.Context)) {
 	ctx, cancel := context.WithCancel(w.ctx)
 	w.running, w.cancel, w.cancelled = true, cancel, false
 	w.scroll = 0
@@ -185,7 +220,7 @@ func (w *window) startTurn(text string) {
 				p = &turnPanic{value: r, stack: debug.Stack()}
 			}
 		}()
-		w.s.PromptTyped(ctx, text)
+		f(ctx)
 	}()
 }
 
@@ -217,6 +252,9 @@ func (w *window) key(k key) {
 		return
 	}
 	w.hint = ""
+	if k.kind != keyCtrlC {
+		w.interrupted = false
+	}
 	switch k.kind {
 	case keyPgUp:
 		w.scroll += max(w.scr.viewHeight()-1, 1)
@@ -226,6 +264,10 @@ func (w *window) key(k key) {
 		return
 	case keyCtrlL:
 		w.scr.invalidate()
+		return
+	}
+	if w.pick != nil {
+		w.pickKey(k)
 		return
 	}
 	if len(w.consents) > 0 && w.consentKey(k) {
@@ -247,8 +289,11 @@ func (w *window) key(k key) {
 			w.cancelTurn()
 		case !w.ed.empty():
 			w.ed.clear()
-		default:
+		case w.interrupted:
 			w.leave(0)
+		default:
+			w.interrupted = true
+			w.hint = "Ctrl-C again leaves (so do Ctrl-D and /exit)"
 		}
 	case keyCtrlD:
 		if w.ed.empty() {
@@ -307,6 +352,8 @@ func (w *window) status() string {
 	switch {
 	case w.hint != "":
 		return s + w.hint
+	case w.pick != nil:
+		return s + pickStatus
 	case len(w.consents) > 0:
 		return s + consentStatus(w.consents[0].req)
 	case w.leaving:
@@ -314,10 +361,14 @@ func (w *window) status() string {
 	case w.cancelled:
 		return s + "cancelling… · Ctrl-C again leaves now"
 	case w.running:
-		if wait := w.prog.Waiting(w.now()); wait != "" {
-			return s + frontend.Visible(wait) + " · Esc cancels"
+		queued := ""
+		if n := len(w.queued); n > 0 {
+			queued = fmt.Sprintf(" · %d queued", n)
 		}
-		return s + "running · Esc cancels"
+		if wait := w.prog.Waiting(w.now()); wait != "" {
+			return s + frontend.Visible(wait) + queued + " · Esc cancels"
+		}
+		return s + "running" + queued + " · Esc cancels"
 	}
 	if u, ok := w.prog.LastUsage(); ok {
 		return s + "idle · Enter sends · /help · Ctrl-D leaves · " + frontend.UsageLine(u)

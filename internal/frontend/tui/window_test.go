@@ -19,6 +19,11 @@ type fakeSession struct {
 	prompt  func(ctx context.Context, k sink, text string)
 	k       sink
 	cleared bool
+	// choices are what /resume alone lists; resumed and shells what
+	// /resume and "!" were given.
+	choices []orchestrator.SavedSession
+	resumed []string
+	shells  []string
 }
 
 func (f *fakeSession) PromptTyped(ctx context.Context, text string) error {
@@ -30,8 +35,23 @@ func (f *fakeSession) MCPServers() []orchestrator.MCPStatus { return nil }
 func (f *fakeSession) Commands() []orchestrator.Command     { return nil }
 func (f *fakeSession) Warnings() []string                   { return nil }
 func (f *fakeSession) SavedSessions() (string, error)       { return "", nil }
-func (f *fakeSession) ResumeSaved(string) (string, error)   { return "", nil }
-func (f *fakeSession) Close() error                         { return nil }
+func (f *fakeSession) ResumeSaved(id string) (string, error) {
+	f.resumed = append(f.resumed, id)
+	return "resumed session " + id, nil
+}
+func (f *fakeSession) SavedChoices() ([]orchestrator.SavedSession, error) {
+	return f.choices, nil
+}
+func (f *fakeSession) RenameSaved(string) (string, error) { return "", nil }
+func (f *fakeSession) Model() string                      { return "fake/model" }
+func (f *fakeSession) SwitchModel(ref string) (string, error) {
+	return "model: " + ref, nil
+}
+func (f *fakeSession) Shell(ctx context.Context, command string) error {
+	f.shells = append(f.shells, command)
+	return nil
+}
+func (f *fakeSession) Close() error { return nil }
 
 // testWindow is a window whose loop the test runs by hand: it types keys
 // and hands over the session's messages itself, so that every step is in
@@ -200,28 +220,32 @@ func TestWindowAbort(t *testing.T) {
 	}
 }
 
+// TestWindowEscapeCancels: Esc cancels the running turn; a line sent
+// while it runs is queued (the status line counts it) and sent once it
+// ends, as the line mode does.
 func TestWindowEscapeCancels(t *testing.T) {
+	var asked []string
 	tw := newTestWindow(t, func(ctx context.Context, k sink, text string) {
+		asked = append(asked, text)
 		<-ctx.Done()
 		k.Emit(orchestrator.TurnEnded{Err: errors.New("cancelled")})
 	})
 	tw.typeKeys("slow\r")
 	tw.typeKeys("next question") // typed while the turn runs
 	tw.typeKeys("\r")
-	if got := tw.status(); got != " script/x.yaml · a turn is running: Enter once it ends, or Esc to cancel it" {
-		t.Errorf("status after Enter during a turn: %q", got)
+	if got := tw.status(); got != " script/x.yaml · running · 1 queued · Esc cancels" || !tw.ed.empty() {
+		t.Errorf("status after Enter during a turn: %q, input %q", got, tw.ed.String())
 	}
 	tw.typeKeys("\x1b")
 	tw.handleUntil("the end of the turn", isDone)
-	if got := tw.ed.String(); got != "next question" {
-		t.Errorf("the input line holds %q, want the line typed during the turn", got)
-	}
-	tw.typeKeys("\r")
 	if got := tw.tr.lines[len(tw.tr.lines)-1].text; got != "› next question" || !tw.running {
-		t.Errorf("after Enter: last line %q, running %v", got, tw.running)
+		t.Errorf("after the turn: last line %q, running %v", got, tw.running)
 	}
 	tw.typeKeys("\x1b")
 	tw.handleUntil("the end of the turn", isDone)
+	if !slices.Equal(asked, []string{"slow", "next question"}) {
+		t.Errorf("asked %q", asked)
+	}
 }
 
 func TestWindowLeave(t *testing.T) {
@@ -233,7 +257,7 @@ func TestWindowLeave(t *testing.T) {
 	}{
 		{"/exit", "/exit\r", false, 0},
 		{"Ctrl-D", "\x04", false, 0},
-		{"Ctrl-C on an empty line", "\x03", false, 0},
+		{"Ctrl-C twice on an empty line", "\x03\x03", false, 0},
 		{"/exit during a turn waits for it", "/exit\r", true, 0},
 		{"Ctrl-D during a turn waits for it", "\x04", true, 0},
 		{"a second Ctrl-C leaves at once", "\x03\x03", true, 130},
@@ -277,6 +301,20 @@ func TestWindowCtrlCClearsTheLine(t *testing.T) {
 	if tw.quit || !tw.ed.empty() {
 		t.Errorf("Ctrl-C on a line: quit %v, input %q; want the line cleared", tw.quit, tw.ed.String())
 	}
+	// One Ctrl-C on an empty line says how to leave; a key between two
+	// makes the next one the first again.
+	tw.typeKeys("\x03")
+	if got := tw.status(); tw.quit || got != " script/x.yaml · Ctrl-C again leaves (so do Ctrl-D and /exit)" {
+		t.Errorf("Ctrl-C on an empty line: quit %v, status %q", tw.quit, got)
+	}
+	tw.typeKeys("x\x7f\x03")
+	if tw.quit {
+		t.Error("left on a Ctrl-C after other keys")
+	}
+	tw.typeKeys("\x03")
+	if !tw.quit || tw.exit != 0 {
+		t.Errorf("a second Ctrl-C: quit %v, exit %d", tw.quit, tw.exit)
+	}
 }
 
 func TestWindowCommands(t *testing.T) {
@@ -307,7 +345,7 @@ func TestWindowUnknownCommand(t *testing.T) {
 	tw.typeKeys("/hlep\r")
 	// The known commands are those the window offers, whatever they are.
 	want := []string{"› /hlep", "mm: " + frontend.UnknownCommand("/hlep", commands().Words(), nil)}
-	if got := tw.lines(); !slices.Equal(got, want) || !strings.Contains(want[1], "/clear, /compact, /sessions, /resume, /abort, /help, /exit)") {
+	if got := tw.lines(); !slices.Equal(got, want) || !strings.Contains(want[1], "/clear, /compact, /model, /sessions, /resume, /rename, /abort, /help, /exit) (did you mean \"/help\"?)") {
 		t.Errorf("transcript\n got %q\nwant %q", got, want)
 	}
 	if tw.running || len(asked) > 0 {
@@ -395,15 +433,69 @@ func TestWindowHelp(t *testing.T) {
   /mcp                                 list the MCP servers and their tools
   /clear                               forget the conversation
   /compact                             compress the conversation now, to fit the model's window
+  /model <provider>/<model>            switch the model for the rest of the session (alone: show it)
   /sessions                            list this folder's saved sessions
-  /resume <id>                         go on with a saved session
+  /resume [<id or name>]               go on with a saved session (alone: pick it from a list)
+  /rename <name>                       name this session: mm --resume <name> goes on with it
   /abort                               cancel the running turn (or Esc, or Ctrl-C)
   /help                                this list
-  /exit                                leave (or Ctrl-D, or Ctrl-C on an empty line)
+  /exit, /quit                         leave (or Ctrl-D, or Ctrl-C twice on an empty line)
 Keys: ←/→, Home/End, Backspace/Delete, Ctrl-U, Ctrl-K and Ctrl-W edit the line;
-↑/↓ walk the lines sent before; PgUp/PgDn scroll; Ctrl-L redraws.
+↑/↓ walk the lines sent before; PgUp/PgDn scroll; Ctrl-L redraws. A line
+sent while a turn runs is sent once it ends. !<command> runs a shell command
+for you (in the sandbox); the model reads its output with your next question.
 A consent question is answered by one key: y, n, a or v; Esc is no.`, "\n")
 	if got := tw.lines(); !slices.Equal(got, want) {
 		t.Errorf("transcript\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestWindowPick: /resume alone opens the list of the folder's sessions
+// over the transcript; ↑/↓ choose, Enter resumes the one chosen; Esc
+// closes the list resuming none.
+func TestWindowPick(t *testing.T) {
+	tw := newTestWindow(t, nil)
+	f := tw.s.(*fakeSession)
+	f.choices = []orchestrator.SavedSession{
+		{ID: "1m8rp0pc0qje", Age: "3 h ago", Turns: 4, First: "fix the build"},
+		{ID: "1m8rp48m14s5", Name: "docs", Age: "2 days ago", Turns: 1, First: "write the docs"},
+	}
+	tw.typeKeys("/resume\r")
+	var rows []string
+	for _, r := range tw.frame().rows {
+		rows = append(rows, strings.TrimRight(sgr.ReplaceAllString(r, ""), " "))
+	}
+	want := []string{"Saved sessions of this folder, the latest first:", "› 3 h ago · 4 turns · fix the build", "  docs · 2 days ago · 1 turn · write the docs"}
+	if !slices.Equal(rows[len(rows)-5:len(rows)-2], want) || tw.status() != " script/x.yaml · "+pickStatus {
+		t.Errorf("the list:\n%q", rows)
+	}
+	tw.typeKeys("\x1b[B\x1b[B\r") // ↓ twice: the last one stays chosen
+	if tw.pick != nil || !slices.Equal(f.resumed, []string{"1m8rp48m14s5"}) {
+		t.Errorf("resumed %q, list open %v", f.resumed, tw.pick != nil)
+	}
+	tw.typeKeys("/resume\r\x1b")
+	if got := tw.lines(); tw.pick != nil || got[len(got)-1] != "(no session resumed)" || len(f.resumed) != 1 {
+		t.Errorf("after Esc: %q, resumed %q", got, f.resumed)
+	}
+	f.choices = nil
+	tw.typeKeys("/resume\r")
+	if got := tw.lines(); tw.pick != nil || got[len(got)-1] != frontend.NoSessions {
+		t.Errorf("no sessions: %q", got)
+	}
+}
+
+// TestWindowShell: a line starting with "!" runs a shell command for the
+// person as a turn runs, never as a question.
+func TestWindowShell(t *testing.T) {
+	tw := newTestWindow(t, func(ctx context.Context, k sink, text string) {
+		t.Errorf("a question was asked: %q", text)
+	})
+	tw.typeKeys("!git status\r")
+	tw.handleUntil("the end of the command", isDone)
+	if f := tw.s.(*fakeSession); !slices.Equal(f.shells, []string{"git status"}) {
+		t.Errorf("shells %q", f.shells)
+	}
+	if got := tw.lines(); !slices.Equal(got, []string{"› !git status"}) {
+		t.Errorf("transcript %q", got)
 	}
 }
