@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -37,6 +38,11 @@ func TestRealOllamaUnderAnotherName(t *testing.T) {
 	_, err := model("nope").Stream(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}}, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), `box has no model "nope", it has: `) || !strings.Contains(err.Error(), "tiny-tools:latest") {
 		t.Errorf("a run on a model it lacks: %v", err)
+	}
+	for name, want := range map[string]bool{"tiny": false, "tiny-tools": true, "tiny-tools:latest": true} {
+		if takes, known := TakesToolsOn(ctx, http.DefaultClient, s.URL+"/v1", name); takes != want || !known {
+			t.Errorf("mm init's question of %s's tools: %v, %v; want %v, known", name, takes, known, want)
+		}
 	}
 	if got := HandOffAdvice(ctx, "box/tiny", model("tiny")); !strings.HasPrefix(got, "box: a hand-off takes the asking agent's cache slot unless ollama serve runs with") {
 		t.Errorf("hand-off advice %q", got)
