@@ -16,7 +16,7 @@ type graph map[string][]string
 // live under internal/, as none is an API, and the policy names them
 // without it ("orchestrator", "frontend/acp"). The rest of internal/ are
 // the mechanisms they share ("internal/proc").
-var parts = []string{"a2aagent", "agentproc", "frontend", "handoff", "hooks", "llm", "mmconfigs",
+var parts = []string{"a2aagent", "agentproc", "commandfiles", "frontend", "handoff", "hooks", "llm", "mmconfigs",
 	"orchestrator", "permissions", "projectdocs", "question", "sessions", "skills", "tools"}
 
 // isPart reports whether name, a name of the policy, is one of mm's parts

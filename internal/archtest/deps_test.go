@@ -78,6 +78,9 @@ func policy() []allow {
 		// The door of mm serve's HTTP servers (A2A and MCP): the Host, the
 		// Origin, JSON, the token, the body and connection bounds (issue 40).
 		{pkg: "internal/httpdoor"},
+		// Where a person keeps their own mm files ($XDG_CONFIG_HOME/mm) and
+		// how a path in it is shown (~/.config/mm/…) (issue 41).
+		{pkg: "internal/userconfig"},
 
 		// Test helpers, imported by _test.go files only (neverRules).
 		{pkg: "internal/mustend"},
@@ -104,9 +107,15 @@ func policy() []allow {
 
 		// A SKILL.md's front matter is read strictly, the file as a regular
 		// file; its description is cut for the model's list.
-		{pkg: "skills", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/textcut"}},
-		// AGENTS.md files are read as regular files, cut at a character.
-		{pkg: "projectdocs", imports: []string{"internal/regularfile", "internal/textcut"}},
+		// The person's own skills are in their mm folder (internal/userconfig).
+		{pkg: "skills", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/textcut", "internal/userconfig"}},
+		// AGENTS.md files are read as regular files, cut at a character;
+		// the person's own is in their mm folder (internal/userconfig).
+		{pkg: "projectdocs", imports: []string{"internal/regularfile", "internal/textcut", "internal/userconfig"}},
+		// A person's command files (issue 41): their front matter read
+		// strictly, as a SKILL.md's; the files as regular files; a first
+		// line cut for /help; theirs in their mm folder.
+		{pkg: "commandfiles", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/textcut", "internal/userconfig"}},
 		// A question's @path and $name lines: files read as regular files,
 		// skills from the skills package.
 		{pkg: "question", imports: []string{"internal/regularfile", "internal/suggest", "internal/textcut", "skills"}},
@@ -155,7 +164,7 @@ func policy() []allow {
 		// as tools.MCPServer, the one type of an MCP server's command line
 		// (issue 15) — a value the configuration fills, no tool that runs.
 		// The sandbox: key is read into the sandbox's own modes.
-		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/sandbox", "internal/strictyaml", "internal/suggest", "permissions", "tools"}},
+		{pkg: "mmconfigs", imports: []string{"hooks", "internal/regularfile", "internal/sandbox", "internal/strictyaml", "internal/suggest", "internal/userconfig", "permissions", "tools"}},
 		// The JSON Schema compiler (jsonschema-go), apart from mmconfigs so
 		// that one package imports it: it compiles the schemas
 		// mmconfigs read into mmconfigs.Validator values.
@@ -200,12 +209,13 @@ func policy() []allow {
 		// A2AConnector, so that mm links no A2A SDK (issue 16).
 		// Not drawn: mmconfigs, for a session is built from a loaded
 		// configuration (its model, hooks, MCP servers, the agents it may ask);
-		// the system prompt's AGENTS.md files and skills, and the question's
-		// @path and $name lines (projectdocs, skills, question); the
+		// the system prompt's AGENTS.md files and skills, the question's
+		// @path and $name lines and the person's command files
+		// (projectdocs, skills, question, commandfiles); the
 		// permission rules, asked before the consent question (permissions).
 		// The session's sandbox is made, and handed down to the agents it
 		// asks, here (internal/sandbox).
-		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/sandbox", "internal/textcut", "internal/tracing", "llm", "llm/models", "llm/openai", "mmconfigs", "permissions", "projectdocs", "question", "skills", "tools"}},
+		{pkg: "orchestrator", imports: []string{"agentproc", "handoff", "hooks", "internal/sandbox", "internal/textcut", "internal/tracing", "llm", "llm/models", "llm/openai", "mmconfigs", "permissions", "projectdocs", "question", "skills", "tools", "commandfiles"}},
 
 		// What the terminal front ends share, over the design's frontend →
 		// orchestrator. Not drawn: mmconfigs, for ReportError recognises a
@@ -255,12 +265,14 @@ func policy() []allow {
 		// wasm runtime (hooks/wasm), the MCP client (tools/mcptools), the
 		// OTLP export (internal/tracing/otlp), the JSON Schema compiler
 		// (mmconfigs/schemacheck), A2A both ways (a2aagent, frontend/a2a),
-		// the MCP server (frontend/mcp).
+		// the MCP server (frontend/mcp). mm init --global writes in the
+		// person's own mm folder (internal/userconfig).
 		{pkg: "cmd/mm/cli", imports: []string{
 			"a2aagent", "frontend", "frontend/a2a", "frontend/acp", "frontend/line", "frontend/mcp", "frontend/tui",
 			"hooks", "hooks/wasm", "internal/acpconn", "internal/proc", "internal/sandbox",
 			"internal/regularfile", "internal/tracing", "internal/tracing/otlp", "llm/openai", "mmconfigs",
 			"mmconfigs/schemacheck", "orchestrator", "projectdocs", "sessions", "skills", "tools", "tools/mcptools",
+			"internal/userconfig",
 		}},
 		// mm: the command line.
 		{pkg: "cmd/mm", imports: []string{"cmd/mm/cli"}},

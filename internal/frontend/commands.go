@@ -11,7 +11,8 @@ import (
 // "" when line is not one. The front end's commands are words, the slash
 // words its orchestrator.CommandSet offers ("/ask", "/clear", …); the
 // session's are its /ask… commands, every /ask… line going to the session
-// (which names the agents when one is unknown). A word with a second slash
+// (which names the agents when one is unknown), and the person's command
+// files. A word with a second slash
 // or anything but letters, digits and '-' after its slash ("/etc/hosts?")
 // is not a command: the line is a question.
 func UnknownCommand(line string, words []string, session []orchestrator.Command) string {
@@ -20,14 +21,19 @@ func UnknownCommand(line string, words []string, session []orchestrator.Command)
 		return ""
 	}
 	var known []string
+	asks := false
 	for _, c := range session {
+		if "/"+c.Name == word { // one of the person's command files
+			return ""
+		}
 		known = append(known, "/"+c.Name)
+		asks = asks || c.Name == "ask"
 	}
 	for _, c := range words {
 		if c == word {
 			return ""
 		}
-		if c != "/ask" || len(session) == 0 { // the session lists /ask first
+		if c != "/ask" || !asks { // a session with agents lists /ask first
 			known = append(known, c)
 		}
 	}

@@ -27,6 +27,9 @@ func TestUnknownCommand(t *testing.T) {
 		{"/hlep", nil, "unknown command /hlep (known: /ask, /clear, /help); to ask the model about it, start the line with another word"},
 		{"/model ollama/x", agents, "unknown command /model (known: /ask, /ask-expert, /ask-with-context-expert, /clear, /help); to ask the model about it, start the line with another word"},
 		{"/exit-now", nil, "unknown command /exit-now (known: /ask, /clear, /help); to ask the model about it, start the line with another word"},
+		// A person's command file is the session's, /ask still mm's own.
+		{"/review main.go", []orchestrator.Command{{Name: "review", File: ".mm/commands/review.md"}}, ""},
+		{"/reveiw", []orchestrator.Command{{Name: "review", File: ".mm/commands/review.md"}}, "unknown command /reveiw (known: /review, /ask, /clear, /help); to ask the model about it, start the line with another word"},
 	} {
 		if got := UnknownCommand(tc.line, words, tc.session); got != tc.want {
 			t.Errorf("UnknownCommand(%q)\n got: %q\nwant: %q", tc.line, got, tc.want)

@@ -14,8 +14,6 @@ type Session interface {
 	// an /ask… line: its @path and $name lines are expanded.
 	PromptTyped(ctx context.Context, text string) error
 	orchestrator.CommandSession
-	// Commands are the session's /ask… commands.
-	Commands() []orchestrator.Command
 	// Warnings are what went wrong while it started (an MCP server).
 	Warnings() []string
 	Close() error

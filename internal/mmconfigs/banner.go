@@ -29,7 +29,7 @@ type Running struct {
 func (c *Config) Banner(version, cwd string, run Running, extra ...string) string {
 	parts := []string{"mm " + version}
 	if c.Path != "" {
-		parts = append(parts, "config: "+DisplayPath(c.Abs, cwd))
+		parts = append(parts, "config: "+c.Shown(cwd))
 	}
 	if run.Model != "" {
 		parts = append(parts, "model: "+run.Model)

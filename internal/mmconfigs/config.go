@@ -37,6 +37,11 @@ type Config struct {
 	Abs string
 	// Dir is the absolute folder paths in the file are relative to.
 	Dir string
+	// User says the file is in the person's own mm folder: their
+	// agent.yaml (UserFile), found for want of ./agent.yaml or named, or
+	// an agent's file beside it. Path then says it as they write it:
+	// ~/.config/mm/agent.yaml.
+	User bool
 
 	Model           string
 	Description     string

@@ -13,6 +13,7 @@ import (
 	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/internal/strictyaml"
 	"github.com/mm-agent/mm/internal/tools"
+	"github.com/mm-agent/mm/internal/userconfig"
 )
 
 // Error is a configuration that cannot be used. Its text is
@@ -90,18 +91,18 @@ func (c *Config) ModelError(ref string, err error, show func(string) string) *Er
 }
 
 // Find says which configuration file to use: the --config flag, else
-// $MM_CONFIG, else ./agent.yaml when it exists, else "" (the defaults).
-func Find(flag, env, cwd string) string {
+// $MM_CONFIG, else ./agent.yaml when it exists, else the person's own
+// (UserFile, absolute) when it exists, else "" (the defaults).
+func Find(flag, env, cwd string, getenv func(string) string) string {
 	switch {
 	case flag != "":
 		return flag
 	case env != "":
 		return env
-	}
-	if st, err := os.Stat(filepath.Join(cwd, "agent.yaml")); err == nil && !st.IsDir() {
+	case isFile(filepath.Join(cwd, "agent.yaml")):
 		return "agent.yaml"
 	}
-	return ""
+	return UserFile(getenv)
 }
 
 // Load reads and validates the configuration file at path (relative to cwd
@@ -110,6 +111,10 @@ func Load(path, cwd string, getenv func(string) string) (*Config, error) {
 	abs := path
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(cwd, path)
+	}
+	user := inUserDir(abs, getenv)
+	if user {
+		path = userconfig.Show(abs, getenv)
 	}
 	data, err := ReadFile(abs)
 	if err != nil {
@@ -124,7 +129,7 @@ func Load(path, cwd string, getenv func(string) string) (*Config, error) {
 		return nil, &Error{Path: path, Msg: "cannot read: " + msg}
 	}
 	c := Default(filepath.Dir(abs), getenv)
-	c.Path, c.Abs = path, abs
+	c.Path, c.Abs, c.User = path, abs, user
 	if err := c.parse(data); err != nil {
 		return nil, NewError(path, err, nil)
 	}
@@ -159,7 +164,7 @@ func (c *Config) parse(data []byte) error {
 		c.System = top.system
 	case top.systemFile != "":
 		p := c.abs(top.systemFile)
-		b, err := regularfile.ReadFile(p, maxSystemFileBytes, "a systemFile")
+		b, err := regularfile.ReadFile(p, MaxSystemFileBytes, "a systemFile")
 		if err != nil {
 			return strictyaml.At(keyOf(root, "systemFile"), fmt.Errorf("systemFile: cannot read %s: %v", p, unwrapPath(err)))
 		}

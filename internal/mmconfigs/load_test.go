@@ -252,20 +252,59 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestFind(t *testing.T) {
-	dir := t.TempDir()
+	dir, home := t.TempDir(), t.TempDir()
+	env := func(k string) string { return map[string]string{"HOME": home}[k] }
 	tests := []struct{ flag, env, want string }{
 		{"a.yaml", "b.yaml", "a.yaml"},
 		{"", "b.yaml", "b.yaml"},
 		{"", "", ""},
 	}
 	for _, tt := range tests {
-		if got := Find(tt.flag, tt.env, dir); got != tt.want {
+		if got := Find(tt.flag, tt.env, dir, env); got != tt.want {
 			t.Errorf("Find(%q, %q) = %q, want %q", tt.flag, tt.env, got, tt.want)
 		}
 	}
+	// The person's own file, for want of ./agent.yaml.
+	user := filepath.Join(home, ".config", "mm", "agent.yaml")
+	if err := os.MkdirAll(filepath.Dir(user), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeConfig(t, filepath.Dir(user), "agent.yaml", "")
+	if got := Find("", "", dir, env); got != user {
+		t.Errorf("Find with the person's own file = %q, want %q", got, user)
+	}
+	// A project's file wins.
 	writeConfig(t, dir, "agent.yaml", "")
-	if got := Find("", "", dir); got != "agent.yaml" {
+	if got := Find("", "", dir, env); got != "agent.yaml" {
 		t.Errorf("Find with ./agent.yaml = %q", got)
+	}
+}
+
+// TestUserFile: the person's own file is shown as they write it, in the
+// banner and in its errors, and its paths are relative to its folder.
+func TestUserFile(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	env := func(k string) string { return map[string]string{"HOME": home}[k] }
+	dir := filepath.Join(home, ".config", "mm")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeConfig(t, dir, "agent.yaml", "model: echo/x\nskills: [mine]\n")
+	c, err := Load(UserFile(env), cwd, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.User || c.Path != "~/.config/mm/agent.yaml" || c.Dir != dir || c.Skills[0] != filepath.Join(dir, "mine") {
+		t.Errorf("user file read as %+v", c)
+	}
+	want := "mm v1 | config: ~/.config/mm/agent.yaml | model: echo/x | yolo: off"
+	if got := c.Banner("v1", cwd, Running{Model: c.Model}); got != want {
+		t.Errorf("Banner\n got: %s\nwant: %s", got, want)
+	}
+	writeConfig(t, dir, "agent.yaml", "modle: echo/x\n")
+	_, err = Load(UserFile(env), cwd, env)
+	if want := `~/.config/mm/agent.yaml:1: unknown key "modle" (did you mean "model"?)`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error = %v, want it to start with %s", err, want)
 	}
 }
 

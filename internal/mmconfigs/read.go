@@ -9,9 +9,10 @@ const (
 	// MaxFileBytes bounds a configuration file. Long inline hooks and system
 	// prompts fit in a few hundred KiB.
 	MaxFileBytes = 4 << 20
-	// maxSystemFileBytes bounds a systemFile: 1 MiB of text is some 250,000
-	// tokens, more than the context of any local model.
-	maxSystemFileBytes = 1 << 20
+	// MaxSystemFileBytes bounds a systemFile (and --system-prompt-file):
+	// 1 MiB of text is some 250,000 tokens, more than the context of any
+	// local model.
+	MaxSystemFileBytes = 1 << 20
 )
 
 // ReadFile reads the configuration file at path when it is a regular file

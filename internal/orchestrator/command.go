@@ -12,10 +12,19 @@ type Command struct {
 	Description string
 	// Hint describes the input: "question".
 	Hint string
+	// File is the command file a person's command comes from, as shown
+	// (.mm/commands/review.md); "" for mm's own.
+	File string
 }
 
-// Commands lists the /ask… commands of this session's agents.
+// Commands lists the /ask… commands of this session's agents, then the
+// person's command files.
 func (s *Session) Commands() []Command {
+	return append(s.askCommands(), s.fileCommands()...)
+}
+
+// askCommands lists the /ask… commands of this session's agents.
+func (s *Session) askCommands() []Command {
 	names := s.cfg.AgentNames()
 	if len(names) == 0 {
 		return nil

@@ -100,11 +100,28 @@ const helpHeader = "Type a question and press Enter. Commands:"
 
 // Help is /help's text: the header, one aligned line per command, then
 // the footer.
-func (c CommandSet) Help() string {
+func (c CommandSet) Help() string { return c.HelpWith(nil) }
+
+// filesHeader opens the person's commands in /help.
+const filesHeader = "Your commands (files):"
+
+// HelpWith is Help with the person's command files of session (those with
+// a File) listed after mm's own, under their own header, each with its
+// file.
+func (c CommandSet) HelpWith(session []Command) string {
 	cmds := c.commands()
+	var files []Command
+	for _, f := range session {
+		if f.File != "" {
+			files = append(files, f)
+		}
+	}
 	width := 0
 	for _, cmd := range cmds {
 		width = max(width, len(cmd.usage()))
+	}
+	for _, f := range files {
+		width = max(width, len(f.usage()))
 	}
 	var b strings.Builder
 	b.WriteString(helpHeader)
@@ -115,10 +132,24 @@ func (c CommandSet) Help() string {
 		}
 		fmt.Fprintf(&b, "\n  %-*s %s", width, cmd.usage(), desc)
 	}
+	if len(files) > 0 {
+		b.WriteString("\n" + filesHeader)
+		for _, f := range files {
+			fmt.Fprintf(&b, "\n  %-*s %s", width, f.usage(), strings.TrimSpace(f.Description+" ("+f.File+")"))
+		}
+	}
 	if c.Footer != "" {
 		b.WriteString("\n" + c.Footer)
 	}
 	return b.String()
+}
+
+// usage is how /help shows a person's command: "/review <files>".
+func (c Command) usage() string {
+	if c.Hint != "" {
+		return "/" + c.Name + " " + c.Hint
+	}
+	return "/" + c.Name
 }
 
 func (cmd SlashCommand) usage() string {
@@ -168,6 +199,9 @@ func (c CommandSet) Find(line string) (SlashCommand, bool) {
 // CommandSession is what the session's slash commands act on; *Session
 // is one.
 type CommandSession interface {
+	// Commands are the session's own commands: the /ask… commands of its
+	// agents, the person's command files (/help lists them).
+	Commands() []Command
 	Clear()
 	MCPServers() []MCPStatus
 	// SavedSessions lists the saved sessions (/sessions).
@@ -184,7 +218,7 @@ func (c CommandSet) Run(cmd SlashCommand, s CommandSession, emit func(Event)) bo
 	var text string
 	switch cmd.Name {
 	case "help":
-		text = c.Help()
+		text = c.HelpWith(s.Commands())
 	case "clear":
 		s.Clear()
 		text = "(conversation cleared)"

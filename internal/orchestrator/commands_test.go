@@ -8,11 +8,13 @@ import (
 
 // fakeCommandSession records what the session's commands did to it.
 type fakeCommandSession struct {
-	cleared bool
-	servers []MCPStatus
-	resumed []string
+	cleared  bool
+	servers  []MCPStatus
+	resumed  []string
+	commands []Command
 }
 
+func (f *fakeCommandSession) Commands() []Command     { return f.commands }
 func (f *fakeCommandSession) Clear()                  { f.cleared = true }
 func (f *fakeCommandSession) MCPServers() []MCPStatus { return f.servers }
 func (f *fakeCommandSession) SavedSessions() (string, error) {
@@ -73,6 +75,38 @@ Ctrl-C cancels.`
 		if ok != (tc.want != "") || cmd.Name != tc.want {
 			t.Errorf("Find(%q) = %q, %v; want %q", tc.line, cmd.Name, ok, tc.want)
 		}
+	}
+}
+
+// TestHelpWithCommandFiles: /help lists the person's command files after
+// mm's own, under their own header, aligned with them, each with its file
+// and what it takes; the /ask… commands of the agents are not listed again.
+func TestHelpWithCommandFiles(t *testing.T) {
+	set := CommandSet{Local: []string{CommandExit}, Footer: "Ctrl-C cancels."}
+	s := &fakeCommandSession{commands: []Command{
+		{Name: "ask-expert", Description: "ask expert a question", Hint: "question"},
+		{Name: "fix-issue", Description: "Fix a GitHub issue.", Hint: "<number>", File: ".mm/commands/fix-issue.md"},
+		{Name: "haiku", File: "~/.config/mm/commands/haiku.md"},
+	}}
+	var reply CommandReply
+	set.Run(SlashCommand{Name: "help"}, s, func(ev Event) { reply = ev.(CommandReply) })
+	want := `Type a question and press Enter. Commands:
+  /ask <agent> <question>              ask another agent
+  /ask-<agent> <question>              the same
+  /ask-with-context-<agent> <question> ask, sending this conversation along
+  /mcp                                 list the MCP servers and their tools
+  /clear                               forget the conversation
+  /compact                             compress the conversation now, to fit the model's window
+  /sessions                            list this folder's saved sessions
+  /resume <id>                         go on with a saved session
+  /help                                this list
+  /exit                                leave
+Your commands (files):
+  /fix-issue <number>                  Fix a GitHub issue. (.mm/commands/fix-issue.md)
+  /haiku                               (~/.config/mm/commands/haiku.md)
+Ctrl-C cancels.`
+	if reply.Text != want {
+		t.Errorf("/help\n got:\n%s\nwant:\n%s", reply.Text, want)
 	}
 }
 

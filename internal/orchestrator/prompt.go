@@ -14,11 +14,12 @@ import (
 // then has one line, "- <name>: <description>".
 const skillsIntro = "# Skills\n\nWhen a task matches a skill below, load it with load_skill first and follow it."
 
-// prepareContext finds the session's skills and its project's AGENTS.md
-// files, offers load_skill when there are skills, and builds the system
-// prompt: the configuration's, then the AGENTS.md files, then the list of
-// skills, then a structuredOutput agent's schema. Each part is byte-stable across the sessions of one project (no
-// date, no absolute path), so that a local server reuses its cache of the
+// prepareContext finds the session's skills, the person's command files
+// and the AGENTS.md files, offers load_skill when there are skills, and
+// builds the system prompt: the configuration's, then the AGENTS.md
+// files, then the list of skills, then a structuredOutput agent's schema.
+// Each part is byte-stable across the sessions of one project (no date,
+// no absolute path), so that a local server reuses its cache of the
 // prompt. What cannot be read is a warning.
 func (s *Session) prepareContext(env map[string]string) {
 	getenv := func(k string) string { return env[k] }
@@ -26,9 +27,10 @@ func (s *Session) prepareContext(env map[string]string) {
 	s.skills = set
 	s.home = env["HOME"]
 	s.warnings = append(s.warnings, problems...)
+	s.findCommandFiles(getenv)
 	parts := []string{s.cfg.System}
 	if s.cfg.ProjectDocs {
-		docs, problems := projectdocs.Read(s.cwd)
+		docs, problems := projectdocs.Read(s.cwd, getenv)
 		s.warnings = append(s.warnings, problems...)
 		if p := projectdocs.Prompt(docs); p != "" {
 			parts = append(parts, p)

@@ -37,7 +37,7 @@ func (s *Session) checkRules(c ruleCall) (refusal string, allowed bool) {
 
 // configName is the configuration file as the banner names it.
 func (s *Session) configName() string {
-	return mmconfigs.DisplayPath(s.cfg.Abs, s.cwd)
+	return s.cfg.Shown(s.cwd)
 }
 
 // alwaysFor is what an "always" answer to c adds: for bash, the prefix of

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mm-agent/mm/internal/commandfiles"
 	"github.com/mm-agent/mm/internal/handoff"
 	"github.com/mm-agent/mm/internal/hooks"
 	"github.com/mm-agent/mm/internal/llm"
@@ -66,6 +67,12 @@ type Options struct {
 	// Store lists and resumes saved sessions (/sessions, /resume); nil:
 	// those commands say sessions are not saved.
 	Store SessionStore
+	// MaxTurns bounds the model calls of one turn over the
+	// configuration's maxSteps (--max-turns); 0: maxSteps.
+	MaxTurns int
+	// Verbose, when set, is given every line of what the model sends to
+	// its server and receives, the API key left out (--verbose).
+	Verbose func(line string)
 }
 
 // Running is what a session of o runs with: --model (o.Model) over the
@@ -123,6 +130,8 @@ type Session struct {
 	order   []string
 	// depth is this agent's own depth: 0 when a person started it.
 	depth int
+	// maxTurns is --max-turns, over maxSteps (maxturns.go); 0: none.
+	maxTurns int
 	// maxDepth bounds the chain: the configuration's maxAskDepth, or the
 	// lower limit the asking agent passed down (MM_ASK_MAX_DEPTH), so that
 	// the agent a person started bounds the whole chain.
@@ -152,10 +161,13 @@ type Session struct {
 	mcp      tools.MCPTools // nil until servers are started
 	warnings []string
 
-	// system is the system prompt (prompt.go); skills the skills found.
-	system string
-	skills *skills.Set
-	home   string
+	// system is the system prompt (prompt.go); skills the skills found,
+	// commands the person's command files (commandList: as Commands).
+	system      string
+	skills      *skills.Set
+	commands    *commandfiles.Set
+	commandList []Command
+	home        string
 
 	// window is what the session knows of its model's context window.
 	window *window
@@ -193,6 +205,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 
 		store:      opts.Store,
 		connectA2A: opts.ConnectA2A,
+		maxTurns:   opts.MaxTurns,
 	}
 	if err := s.joinChain(opts.Environ, opts.Bin); err != nil {
 		return nil, err
@@ -218,6 +231,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			// A busy server's retries: the person sees each wait.
 			Notify: func(line string) { s.sink.Emit(Notice{Kind: NoticeWarning, Text: line}) },
 			Place:  s.place(),
+			Trace:  opts.Verbose,
 		})
 		if err != nil {
 			if opts.NoModel {

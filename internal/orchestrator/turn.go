@@ -144,7 +144,7 @@ func (s *Session) startTurn(ctx context.Context, text string, typed bool) error 
 }
 
 // prompt is a turn on what the person typed: an /ask… command, /compact,
-// or a question.
+// one of their command files, or a question.
 func (s *Session) prompt(ctx context.Context, text string) error {
 	if cmd, ok, err := s.parseAskCommand(text); ok || err != nil {
 		if err != nil {
@@ -155,6 +155,13 @@ func (s *Session) prompt(ctx context.Context, text string) error {
 	}
 	if strings.TrimSpace(text) == "/"+CommandCompact {
 		return s.outsideTurn().compact(ctx)
+	}
+	if question, ok, err := s.fileCommand(text); ok {
+		if err != nil {
+			s.newTurn().end("", err)
+			return err
+		}
+		text = question // the person's file and words: expanded as typed
 	}
 	return s.newTurn().run(ctx, text, true)
 }
@@ -234,7 +241,7 @@ func (t *turn) loop(ctx context.Context, prompt llm.Message, question string) (s
 		format = &llm.JSONSchemaFormat{Name: out.Name, Schema: out.JSON, Strict: true}
 	}
 	retried := false
-	for step := 0; step < s.cfg.MaxSteps; step++ {
+	for step := 0; step < s.maxSteps(); step++ {
 		reply, err := t.step(ctx, format, onText)
 		if err != nil {
 			if reply.Content != "" {
@@ -267,7 +274,7 @@ func (t *turn) loop(ctx context.Context, prompt llm.Message, question string) (s
 			return "", ctx.Err()
 		}
 	}
-	return "", fmt.Errorf("stopped after %d model calls in one turn (maxSteps %d): ask again to go on, or raise maxSteps in the configuration", s.cfg.MaxSteps, s.cfg.MaxSteps)
+	return "", s.stepsError()
 }
 
 // step is one model call of the loop: the request fitted into the window

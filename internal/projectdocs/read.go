@@ -11,10 +11,17 @@ import (
 
 	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/internal/textcut"
+	"github.com/mm-agent/mm/internal/userconfig"
 )
 
-// FileName is the file read in each folder.
+// FileName is the file read in each folder: the cross-tool convention.
 const FileName = "AGENTS.md"
+
+// FileNames are the files a folder's instructions may be in, the first
+// that is there read alone: AGENTS.md, else the files Claude Code and
+// Gemini CLI read, so that a project written for them is read as they
+// read it.
+var FileNames = []string{FileName, "CLAUDE.md", "GEMINI.md"}
 
 // MaxBytes bounds all the AGENTS.md files of a session together: 32 KiB,
 // some 8,000 tokens, as Codex bounds them. It keeps the system prompt well
@@ -51,41 +58,49 @@ func Root(cwd string) string {
 	}
 }
 
-// Read reads the AGENTS.md files from the root of cwd's project down to cwd,
-// the root's first. The nearest files are kept first when the bound is
-// reached: a file that does not fit is cut, and those farther up are left
-// out (Doc.Cut says so). A file that cannot be read (a named pipe, no
-// permission) is a problem, one line naming it; the others are still read.
-func Read(cwd string) ([]Doc, []string) {
+// Read reads the person's own AGENTS.md (in their mm folder, as getenv
+// says where it is: userconfig.Dir), then the instructions files from the
+// root of cwd's project down to cwd, the root's first: in each folder the
+// first of FileNames that is there. The nearest files are kept first when
+// the bound is reached: a file that does not fit is cut, and those farther
+// up are left out (Doc.Cut says so); the person's own is the farthest. A
+// file that cannot be read (a named pipe, no permission) is a problem, one
+// line naming it; the others are still read.
+func Read(cwd string, getenv func(string) string) ([]Doc, []string) {
 	root := Root(cwd)
-	var dirs []string // nearest first
+	var files []place // nearest first
 	for dir := cwd; ; dir = filepath.Dir(dir) {
-		dirs = append(dirs, dir)
+		prefix := ""
+		if rel, err := filepath.Rel(root, dir); err == nil && rel != "." {
+			prefix = filepath.ToSlash(rel) + "/"
+		}
+		if name, ok := present(dir); ok {
+			files = append(files, place{path: filepath.Join(dir, name), name: prefix + name, root: root, inside: "the project"})
+		}
 		if dir == root || filepath.Dir(dir) == dir {
 			break
 		}
 	}
+	if own := userconfig.Dir(getenv); own != "" {
+		path := filepath.Join(own, FileName)
+		files = append(files, place{path: path, name: userconfig.Show(path, getenv), root: own, inside: "your mm folder"})
+	}
 	var docs []Doc
 	var problems []string
 	left := int64(MaxBytes)
-	for _, dir := range dirs {
-		name := FileName
-		if rel, err := filepath.Rel(root, dir); err == nil && rel != "." {
-			name = filepath.ToSlash(filepath.Join(rel, FileName))
-		}
-		path := filepath.Join(dir, FileName)
-		if target := regularfile.Outside(root, path); target != "" {
+	for _, f := range files {
+		if target := regularfile.Outside(f.root, f.path); target != "" {
 			// A cloned project's AGENTS.md -> ../../.ssh/id_rsa must not
 			// put the key in the system prompt.
-			problems = append(problems, fmt.Sprintf("%s: a link to %s, outside the project (%s): not read", name, target, root))
+			problems = append(problems, fmt.Sprintf("%s: a link to %s, outside %s (%s): not read", f.name, target, f.inside, f.root))
 			continue
 		}
-		d, err := readOne(path, name, left)
+		d, err := readOne(f.path, f.name, left)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue
 		case err != nil:
-			problems = append(problems, fmt.Sprintf("%s: %v, not read", name, err))
+			problems = append(problems, fmt.Sprintf("%s: %v, not read", f.name, err))
 			continue
 		}
 		if d.Size == 0 {
@@ -98,6 +113,26 @@ func Read(cwd string) ([]Doc, []string) {
 		docs[i], docs[j] = docs[j], docs[i]
 	}
 	return docs, problems
+}
+
+// place is one instructions file to read: its path, its name in the
+// prompt, and the folder it must stay in, links followed.
+type place struct {
+	path, name, root string
+	// inside names root in a problem: "the project", "your mm folder".
+	inside string
+}
+
+// present is the first of FileNames in dir, if any: one that is there,
+// even as a link that leads nowhere or a file that cannot be read, is the
+// folder's, and the others are not read.
+func present(dir string) (string, bool) {
+	for _, name := range FileNames {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // readOne reads path, keeping at most left bytes of it.

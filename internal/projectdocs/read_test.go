@@ -28,7 +28,7 @@ func TestReadFromRootToCwd(t *testing.T) {
 	write(t, filepath.Join(root, "cmd", "mm", "AGENTS.md"), "mm rules\n")
 	write(t, filepath.Join(root, "docs", "AGENTS.md"), "not on the way")
 	cwd := filepath.Join(root, "cmd", "mm")
-	docs, problems := Read(cwd)
+	docs, problems := Read(cwd, noenv)
 	if len(problems) > 0 {
 		t.Fatal(problems)
 	}
@@ -48,7 +48,7 @@ func TestReadWithoutGit(t *testing.T) {
 	sub := filepath.Join(dir, "sub")
 	write(t, filepath.Join(sub, "AGENTS.md"), "sub")
 	// No .git above: the working directory alone.
-	docs, _ := Read(sub)
+	docs, _ := Read(sub, noenv)
 	if len(docs) != 1 || docs[0].Name != "AGENTS.md" || docs[0].Text != "sub" {
 		t.Errorf("docs = %+v", docs)
 	}
@@ -72,7 +72,7 @@ func TestReadCap(t *testing.T) {
 	write(t, filepath.Join(root, "AGENTS.md"), "far away")
 	write(t, filepath.Join(root, "a", "AGENTS.md"), strings.Repeat("a", 2000))
 	write(t, filepath.Join(root, "a", "b", "AGENTS.md"), strings.Repeat("b", MaxBytes-1000))
-	docs, _ := Read(filepath.Join(root, "a", "b"))
+	docs, _ := Read(filepath.Join(root, "a", "b"), noenv)
 	got := Prompt(docs)
 	// The nearest whole, the next cut to what is left, the farthest left out.
 	for _, want := range []string{
@@ -90,7 +90,7 @@ func TestReadNotRegular(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "AGENTS.md"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	docs, problems := Read(dir)
+	docs, problems := Read(dir, noenv)
 	if len(docs) != 0 || strings.Join(problems, "|") != "AGENTS.md: a named pipe, not a regular file, not read" {
 		t.Errorf("docs %v, problems %q", docs, problems)
 	}
@@ -108,12 +108,66 @@ func TestReadStaysInTheProject(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "RULES.md"), []byte("Be kind."), 0o644)
 	os.Symlink("../.ssh/id_rsa", filepath.Join(root, "AGENTS.md"))
 	os.Symlink("../RULES.md", filepath.Join(root, "app", "AGENTS.md"))
-	docs, problems := Read(filepath.Join(root, "app"))
+	docs, problems := Read(filepath.Join(root, "app"), noenv)
 	if len(docs) != 1 || docs[0].Name != "app/AGENTS.md" || docs[0].Text != "Be kind." {
 		t.Errorf("docs %+v", docs)
 	}
 	want := "AGENTS.md: a link to " + filepath.Join(base, ".ssh", "id_rsa") + ", outside the project (" + root + "): not read"
 	if len(problems) != 1 || problems[0] != want {
 		t.Errorf("problems %q\nwant %q", problems, want)
+	}
+}
+
+func noenv(string) string { return "" }
+
+// A folder's instructions are its AGENTS.md, else its CLAUDE.md, else its
+// GEMINI.md: one file a folder, named as it is.
+func TestReadOtherAgentsFiles(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, ".git", "HEAD"), "")
+	write(t, filepath.Join(root, "CLAUDE.md"), "claude rules")
+	write(t, filepath.Join(root, "a", "GEMINI.md"), "gemini rules")
+	write(t, filepath.Join(root, "a", "b", "AGENTS.md"), "agents rules")
+	write(t, filepath.Join(root, "a", "b", "CLAUDE.md"), "never read: the folder has an AGENTS.md")
+	docs, problems := Read(filepath.Join(root, "a", "b"), noenv)
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	var got []string
+	for _, d := range docs {
+		got = append(got, d.Name+": "+d.Text)
+	}
+	want := "CLAUDE.md: claude rules|a/GEMINI.md: gemini rules|a/b/AGENTS.md: agents rules"
+	if strings.Join(got, "|") != want {
+		t.Errorf("docs %q\nwant %q", got, want)
+	}
+}
+
+// The person's own AGENTS.md, in their mm folder, comes first, named as
+// they write it; a link out of that folder is not read.
+func TestReadTheirOwn(t *testing.T) {
+	home, _ := filepath.EvalSymlinks(t.TempDir())
+	env := func(k string) string { return map[string]string{"HOME": home}[k] }
+	own := filepath.Join(home, ".config", "mm")
+	write(t, filepath.Join(own, "AGENTS.md"), "my habits")
+	project := filepath.Join(home, "src", "p")
+	write(t, filepath.Join(project, ".git", "HEAD"), "")
+	write(t, filepath.Join(project, "AGENTS.md"), "the project's")
+	docs, problems := Read(project, env)
+	want := "# Project instructions (AGENTS.md)\n\nThe nearest file comes last and wins where they disagree.\n\n" +
+		"## ~/.config/mm/AGENTS.md\n\nmy habits\n\n## AGENTS.md\n\nthe project's"
+	if got := Prompt(docs); got != want || len(problems) > 0 {
+		t.Errorf("Prompt:\n%s\nwant:\n%s\nproblems %q", got, want, problems)
+	}
+
+	os.Remove(filepath.Join(own, "AGENTS.md"))
+	write(t, filepath.Join(home, "secret"), "KEY")
+	if err := os.Symlink("../../secret", filepath.Join(own, "AGENTS.md")); err != nil {
+		t.Fatal(err)
+	}
+	docs, problems = Read(project, env)
+	wantProblem := "~/.config/mm/AGENTS.md: a link to " + filepath.Join(home, "secret") + ", outside your mm folder (" + own + "): not read"
+	if len(docs) != 1 || len(problems) != 1 || problems[0] != wantProblem {
+		t.Errorf("docs %+v, problems %q\nwant %q", docs, problems, wantProblem)
 	}
 }

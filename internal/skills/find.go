@@ -11,6 +11,7 @@ import (
 
 	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/internal/strictyaml"
+	"github.com/mm-agent/mm/internal/userconfig"
 )
 
 // Folder is a folder skills are found in: each of its sub-folders holding a
@@ -27,27 +28,28 @@ type Folder struct {
 	Root string
 }
 
+// ProjectFolders are the folders of the working directory skills are
+// found in, in order: mm's own, then those other agents read (the Agent
+// Skills convention's .agents/skills, Claude Code's .claude/skills), so
+// that a project's skills written for them are mm's too.
+var ProjectFolders = [...]string{".mm/skills", ".agents/skills", ".claude/skills"}
+
 // Folders are the folders skills are found in, first wins: the
-// configuration's skills: folders (absolute), .mm/skills of the working
-// directory, then mm/skills in $XDG_CONFIG_HOME (~/.config without it).
-// root is the project's root (projectdocs.Root): a link in .mm/skills may
-// lead anywhere in the project, not out of it.
+// configuration's skills: folders (absolute), the ProjectFolders of the
+// working directory, then skills in the person's mm folder
+// ($XDG_CONFIG_HOME/mm, ~/.config/mm without it: userconfig.Dir).
+// root is the project's root (projectdocs.Root): a link in a project's
+// folder may lead anywhere in the project, not out of it.
 func Folders(given []string, cwd, root string, getenv func(string) string) []Folder {
-	out := make([]Folder, 0, len(given)+2)
+	out := make([]Folder, 0, len(given)+len(ProjectFolders)+1)
 	for _, d := range given {
 		out = append(out, Folder{Dir: d, Given: true})
 	}
-	out = append(out, Folder{Dir: filepath.Join(cwd, ".mm", "skills"), Root: root})
-	config := getenv("XDG_CONFIG_HOME")
-	if !filepath.IsAbs(config) {
-		// The XDG rule: a relative value is ignored.
-		config = ""
-		if home := getenv("HOME"); filepath.IsAbs(home) {
-			config = filepath.Join(home, ".config")
-		}
+	for _, d := range ProjectFolders {
+		out = append(out, Folder{Dir: filepath.Join(cwd, filepath.FromSlash(d)), Root: root})
 	}
-	if config != "" {
-		out = append(out, Folder{Dir: filepath.Join(config, "mm", "skills"), Root: filepath.Join(config, "mm")})
+	if own := userconfig.Dir(getenv); own != "" {
+		out = append(out, Folder{Dir: filepath.Join(own, "skills"), Root: own})
 	}
 	return out
 }
@@ -156,7 +158,9 @@ func Find(folders []Folder, show func(string) string) (*Set, []string) {
 				continue
 			}
 			if i, dup := set.byName[sk.Name]; dup {
-				problems = append(problems, fmt.Sprintf("skill %s: %s and %s both name it; keeping the first", sk.Name, show(set.list[i].File), show(sk.File)))
+				if !sameFile(set.list[i].File, sk.File) { // one skill linked into two folders is one
+					problems = append(problems, fmt.Sprintf("skill %s: %s and %s both name it; keeping the first", sk.Name, show(set.list[i].File), show(sk.File)))
+				}
 				continue
 			}
 			set.byName[sk.Name] = len(set.list)
@@ -174,6 +178,13 @@ func Find(folders []Folder, show func(string) string) (*Set, []string) {
 // whose link leads out of the folder it must stay in: it is skipped.
 func outsideProblem(what, name, target, root string) string {
 	return fmt.Sprintf("%s %s: a link to %s, outside %s: skipped (a skill stays in its project or config folder)", what, name, target, root)
+}
+
+// sameFile reports whether a and b are one file, links followed.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // isDir reports whether e is a folder, following a symbolic link.

@@ -115,10 +115,32 @@ func TestValidName(t *testing.T) {
 	}
 }
 
+// One skill linked into two folders (.agents/skills and .claude/skills,
+// for two agents) is one skill, said nowhere.
+func TestFindOneSkillLinkedTwice(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"shared/pdf/SKILL.md": "---\nname: pdf\ndescription: PDF files.\n---\n", ".claude/skills/": "", ".agents/skills/": ""})
+	for _, d := range []string{".agents/skills", ".claude/skills"} {
+		if err := os.Symlink(filepath.Join(dir, "shared", "pdf"), filepath.Join(dir, d, "pdf")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set, problems := Find(Folders(nil, dir, dir, func(string) string { return "" }), func(p string) string { return p })
+	if set.Len() != 1 || len(problems) != 0 {
+		t.Errorf("skills %v, problems %q", set.Names(), problems)
+	}
+	sk, _ := set.Get("pdf")
+	if sk.Dir != filepath.Join(dir, ".agents/skills/pdf") {
+		t.Errorf("pdf found in %s, want the first folder's", sk.Dir)
+	}
+}
+
 func TestFolders(t *testing.T) {
 	env := map[string]string{"HOME": "/home/me"}
 	got := Folders([]string{"/cfg/skills"}, "/work/app", "/work", func(k string) string { return env[k] })
-	want := []Folder{{Dir: "/cfg/skills", Given: true}, {Dir: "/work/app/.mm/skills", Root: "/work"}, {Dir: "/home/me/.config/mm/skills", Root: "/home/me/.config/mm"}}
+	want := []Folder{{Dir: "/cfg/skills", Given: true}, {Dir: "/work/app/.mm/skills", Root: "/work"},
+		{Dir: "/work/app/.agents/skills", Root: "/work"}, {Dir: "/work/app/.claude/skills", Root: "/work"},
+		{Dir: "/home/me/.config/mm/skills", Root: "/home/me/.config/mm"}}
 	if len(got) != len(want) {
 		t.Fatalf("got %v", got)
 	}
@@ -128,7 +150,7 @@ func TestFolders(t *testing.T) {
 		}
 	}
 	env["XDG_CONFIG_HOME"] = "/xdg"
-	if got := Folders(nil, "/work", "/work", func(k string) string { return env[k] }); got[1].Dir != "/xdg/mm/skills" {
+	if got := Folders(nil, "/work", "/work", func(k string) string { return env[k] }); got[3].Dir != "/xdg/mm/skills" {
 		t.Errorf("with XDG_CONFIG_HOME: %v", got)
 	}
 }

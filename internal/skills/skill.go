@@ -1,7 +1,6 @@
 package skills
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -105,19 +104,13 @@ func readHead(dir string) (Skill, error) {
 // the start of head, between two "---" lines. Other keys (license,
 // metadata, allowed-tools, …) are the format's and are left alone.
 func frontMatter(head []byte) (name, desc string, err error) {
-	head = bytes.TrimPrefix(head, []byte("\ufeff"))
-	body, ok := cutLine(head, "---")
-	if !ok {
+	root, _, found, err := strictyaml.FrontMatter(head)
+	switch {
+	case !found:
 		return "", "", errors.New(`no front matter: the file must start with a "---" line, then name: and description:, then "---"`)
-	}
-	yamlText, found := beforeLine(body, "---")
-	if !found {
+	case errors.Is(err, strictyaml.ErrUnclosed):
 		return "", "", fmt.Errorf(`the front matter has no closing "---" line within the file's first %s`, regularfile.FormatSize(maxHeadBytes))
-	}
-	// A blank line in place of the opening "---", so that the parser's
-	// line numbers are the file's.
-	root, err := strictyaml.Parse(append([]byte("\n"), yamlText...))
-	if err != nil {
+	case err != nil:
 		return "", "", fmt.Errorf("front matter: %w", err)
 	}
 	if root == nil || root.Kind != yaml.MappingNode {
@@ -150,31 +143,6 @@ func frontMatter(head []byte) (name, desc string, err error) {
 		return "", "", strictyaml.Errorf(descKey, "front matter: skill %s: description over %d characters", name, MaxDescriptionLen)
 	}
 	return name, desc, nil
-}
-
-// cutLine returns what follows the first line of b when that line is want
-// (a carriage return before its newline aside).
-func cutLine(b []byte, want string) ([]byte, bool) {
-	line, rest, found := bytes.Cut(b, []byte("\n"))
-	if !found || strings.TrimRight(string(line), " \t\r") != want {
-		return nil, false
-	}
-	return rest, true
-}
-
-// beforeLine returns what comes before the first line of b that is want.
-func beforeLine(b []byte, want string) ([]byte, bool) {
-	for at := 0; at < len(b); {
-		line, _, found := bytes.Cut(b[at:], []byte("\n"))
-		if strings.TrimRight(string(line), " \t\r") == want {
-			return b[:at], true
-		}
-		if !found {
-			break
-		}
-		at += len(line) + 1
-	}
-	return nil, false
 }
 
 // unwrapPath drops the path an *fs.PathError repeats: the messages name

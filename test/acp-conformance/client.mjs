@@ -25,6 +25,10 @@ const HELLO = { prompt: "hello conformance", answer: "Hello from mm, streamed in
 const COMMAND = { prompt: "run a command", title: "bash: echo conformance", answer: "ran it" };
 const WAIT = { prompt: "wait please", answer: "this answer is slow and is cancelled before it ends" };
 const PERMISSION_KINDS = ["allow_once", "allow_always", "reject_once", "reject_always"];
+// The same with "always, saved to the configuration", a second
+// allow_always: mm -acp offers it when its session has a configuration
+// file it may write (docs/reference/acp.md).
+const PERMISSION_KINDS_SAVED = ["allow_once", "allow_always", "allow_always", "reject_once", "reject_always"];
 
 const argv = commandLine("client.mjs");
 const { summary, check } = newSummary(argv);
@@ -126,8 +130,8 @@ async function run(ctx) {
   const perm = t.permissions[0];
   check("permission: about the call", perm?.id === call?.id, `asked about ${perm?.id}, the call is ${call?.id}`);
   check(
-    "permission: the four options",
-    JSON.stringify(perm?.kinds) === JSON.stringify(PERMISSION_KINDS),
+    "permission: the options",
+    [PERMISSION_KINDS, PERMISSION_KINDS_SAVED].some((k) => JSON.stringify(perm?.kinds) === JSON.stringify(k)),
     `got ${JSON.stringify(perm?.kinds)}`,
   );
   const last = t.toolUpdates.filter((u) => u.id === call?.id && u.status).at(-1);

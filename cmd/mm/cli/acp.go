@@ -40,7 +40,8 @@ func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 		opts.Session.Config = cfg
 		withWasm(&opts.Session, wasmRuntime(cfg))
 	} else {
-		opts.Configure = (&sessionConfigs{getenv: s.Getenv, wasm: map[string]*wasm.Runtime{}}).configure
+		opts.Configure = (&sessionConfigs{getenv: s.Getenv, wasm: map[string]*wasm.Runtime{},
+			system: func(c *mmconfigs.Config) error { return f.habits.applySystem(c, cwd) }}).configure
 	}
 	err = acp.Serve(ctx, s.In, s.Out, s.ErrOut, opts)
 	if err != nil && ctx.Err() == nil {
@@ -54,6 +55,9 @@ func runACP(ctx context.Context, s *streams, f flags, cwd string) int {
 type sessionConfigs struct {
 	// getenv supplies $MM_MODEL, the default model.
 	getenv func(string) string
+	// system gives a configuration the system prompt of the command
+	// line's flags (--system-prompt, …).
+	system func(*mmconfigs.Config) error
 
 	mu sync.Mutex
 	// wasm is the wasm runtime of each configuration file with wasm hooks
@@ -62,21 +66,27 @@ type sessionConfigs struct {
 	wasm map[string]*wasm.Runtime
 }
 
-// configure sets o.Config to the agent.yaml in o.Cwd, or to the defaults
-// when there is none.
+// configure sets o.Config to the agent.yaml in o.Cwd, else the person's
+// own, or to the defaults when there is none.
 func (sc *sessionConfigs) configure(o *orchestrator.Options) error {
-	path := mmconfigs.Find("", "", o.Cwd)
+	path := mmconfigs.Find("", "", o.Cwd, sc.getenv)
 	if path == "" {
 		o.Config = mmconfigs.Default(o.Cwd, sc.getenv)
-		return nil
+		return sc.system(o.Config)
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(o.Cwd, path)
 	}
 	// A config error (*mmconfigs.Error) fails session/new as
 	// "[config error: <path>:<line>: <message>]", the line mm prints.
-	cfg, err := mmconfigs.Load(filepath.Join(o.Cwd, path), o.Cwd, sc.getenv)
+	cfg, err := mmconfigs.Load(path, o.Cwd, sc.getenv)
 	if err != nil {
 		return err
 	}
 	if err := compileSchemas(cfg); err != nil {
+		return err
+	}
+	if err := sc.system(cfg); err != nil {
 		return err
 	}
 	o.Config = cfg

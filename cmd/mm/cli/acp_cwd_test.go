@@ -64,3 +64,46 @@ func newSession(t *testing.T, e *rawEditor, cwd string) string {
 	}
 	return s.SessionID
 }
+
+// TestACPUserConfigAndCommands: a session in a folder without agent.yaml
+// runs with the person's own, and an editor is offered the folder's
+// command files, which a prompt runs as the line mode does.
+func TestACPUserConfigAndCommands(t *testing.T) {
+	root := t.TempDir()
+	own, bare := filepath.Join(root, "config"), filepath.Join(root, "bare")
+	writeFiles(t, own, map[string]string{
+		"mm/agent.yaml": "model: script/main.yaml\n",
+		"mm/main.yaml":  "rules:\n  - say: \"from your own file: {{question}}\"\n",
+	})
+	writeFiles(t, bare, map[string]string{".mm/commands/review.md": "---\nargument-hint: <files>\n---\nReview $ARGUMENTS.\n"})
+	e := startRawEditorEnv(t, root, []string{"XDG_CONFIG_HOME=" + own}, "-acp")
+	e.until(e.send("initialize", map[string]any{"protocolVersion": 1}, true), nil)
+	s := newSession(t, e, bare)
+	var got strings.Builder
+	offered := false
+	r := e.until(e.prompt(s, "/review main.go"), func(m rawMessage) {
+		got.WriteString(textOf(m))
+		var p struct {
+			Update struct {
+				Commands []struct {
+					Name, Description string
+					Input             struct{ Hint string }
+				} `json:"availableCommands"`
+			} `json:"update"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			for _, c := range p.Update.Commands {
+				offered = offered || c.Name == "review" && c.Description == "Review $ARGUMENTS." && c.Input.Hint == "<files>"
+			}
+		}
+	})
+	if r.Error != nil {
+		t.Fatalf("prompt failed: %s", r.Error.Message)
+	}
+	if got.String() != "from your own file: Review main.go." {
+		t.Errorf("answer = %q, want the person's own model on the command's question", got.String())
+	}
+	if !offered {
+		t.Error("the editor was not offered /review")
+	}
+}

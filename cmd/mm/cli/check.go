@@ -40,15 +40,17 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				set, problems := checkSkills(c, cwd, s.Getenv)
 				o := sessionOptions(f, s, c, cwd)
 				fmt.Fprintln(out, bannerLine(c, cwd, o.Running(), set.Banner()))
+				printSkills(out, set, cwd, s.Getenv)
 				for _, problem := range problems {
 					fmt.Fprintf(errOut, "  %s\n", frontend.Visible(problem))
 				}
-				if !checkModel(cmd.Context(), o, s.Getenv, "(no configuration file)", errOut, strict) || len(problems) > 0 {
+				modelOK := checkModel(cmd.Context(), o, s.Getenv, "(no configuration file)", errOut, strict)
+				if !checkCommands(out, errOut, cwd, s.Getenv) || !modelOK || len(problems) > 0 {
 					return exitCode(1)
 				}
 				return nil
 			}
-			mcpOK, hooksOK, skillsOK, agentsOK, modelOK := true, true, true, true, true
+			mcpOK, hooksOK, skillsOK, agentsOK, modelOK, commandsOK := true, true, true, true, true, true
 			root := true
 			var ceiling []string
 			bin, _ := os.Executable()
@@ -57,6 +59,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				// --yolo, --sandbox, --network); an agent it asks by file
 				// is started with none, under the sandbox it hands down.
 				o := orchestrator.Options{Config: c, Cwd: cwd, Environ: ceiling}
+				first := root
 				if root {
 					o, root = sessionOptions(f, s, c, cwd), false
 					if c := o.SandboxCeiling(); c != "" {
@@ -72,9 +75,13 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				if line := o.SandboxTightened(); line != "" {
 					fmt.Fprintf(out, "  %s\n", line)
 				}
+				printSkills(out, set, cwd, s.Getenv)
 				for _, problem := range problems {
 					fmt.Fprintf(errOut, "  %s: %s\n", p, frontend.Visible(problem))
 					skillsOK = false
+				}
+				if first { // the person's commands are the folder's, not an agent's
+					commandsOK = checkCommands(out, errOut, cwd, s.Getenv)
 				}
 				modelOK = checkModel(cmd.Context(), o, s.Getenv, p, errOut, strict) && modelOK
 				if advice := orchestrator.HandOffAdvice(cmd.Context(), o, s.Getenv); advice != "" {
@@ -115,7 +122,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 					fmt.Fprintf(out, "  agent %s (%s): %s%s\n", st.Name, st.Kind, did, who)
 				}
 			})
-			if !ok || !mcpOK || !hooksOK || !skillsOK || !agentsOK || !modelOK {
+			if !ok || !mcpOK || !hooksOK || !skillsOK || !agentsOK || !modelOK || !commandsOK {
 				return exitCode(1)
 			}
 			return nil

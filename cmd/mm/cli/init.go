@@ -58,15 +58,23 @@ type initOptions struct {
 	// Interactive is set when stdin and stdout are a terminal: the person
 	// picks the model; else the first one found is taken.
 	Interactive bool
+	// Shown is Dir as the lines name it, with a slash ("~/.config/mm/"),
+	// for mm init --global; "" names the files alone.
+	Shown string
 }
 
-func initCmd(f *flags) *cobra.Command {
-	return &cobra.Command{
+func initCmd(f *flags, s *streams) *cobra.Command {
+	var global bool
+	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "write a starter agent.yaml (and agent.expert.yaml) here, for a model of a local server",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := os.Getwd()
+			dir, err := s.Getwd()
+			shown := ""
+			if global {
+				dir, shown, err = globalInitDir(s.Getenv)
+			}
 			if err != nil {
 				return err
 			}
@@ -75,13 +83,15 @@ func initCmd(f *flags) *cobra.Command {
 				return err
 			}
 			return exitCode(runInit(cmd.Context(), initOptions{
-				Dir: dir, Model: f.model, Servers: servers,
+				Dir: dir, Shown: shown, Model: f.model, Servers: servers,
 				Client: &http.Client{Transport: &http.Transport{}},
 				Stdin:  os.Stdin, Stdout: os.Stdout,
 				Interactive: term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd())),
 			}, os.Stderr))
 		},
 	}
+	cmd.Flags().BoolVar(&global, "global", false, "write them in your own mm folder ($XDG_CONFIG_HOME/mm, else ~/.config/mm), used where a folder has no agent.yaml")
+	return cmd
 }
 
 // initServers is the servers to ask: $MM_INIT_SERVERS when set, else the
@@ -133,7 +143,7 @@ func runInit(ctx context.Context, o initOptions, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mm init: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(o.Stdout, "wrote %s (model: %s) and %s\n", initMainFile, frontend.VisibleLine(model), initExpertFile)
+	fmt.Fprintf(o.Stdout, "wrote %s%s (model: %s) and %s%s\n", o.Shown, initMainFile, frontend.VisibleLine(model), o.Shown, initExpertFile)
 	if note != "" {
 		fmt.Fprint(o.Stdout, startServerHint)
 	}

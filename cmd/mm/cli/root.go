@@ -48,6 +48,8 @@ type flags struct {
 	// chain is where this mm is in a chain of asks, when the asking mm
 	// could not pass it in the environment (over ssh): hidden flags.
 	chain chainFlags
+	// habits are -C, the system prompt's flags, --max-turns, --verbose.
+	habits habitFlags
 }
 
 // chainFlags are the hidden flags an mm asked over ssh is started with:
@@ -98,6 +100,7 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	pf.BoolVar(&f.yolo, "yolo", false, "run tool calls without asking for consent")
 	pf.StringVar(&f.sandbox, "sandbox", "", "what the tools may write: off, workspace or read-only (as sandbox:; default workspace)")
 	pf.StringVar(&f.network, "network", "", "whether the tools' commands may use TCP: on or off (as sandbox.network:; default on)")
+	addHabitFlags(root, &f.habits)
 	fl := root.Flags()
 	fl.BoolVarP(&f.print, "print", "p", false, "answer one question (the arguments, or stdin) and exit")
 	fl.StringVar(&f.ask, "ask", "", "hand one question to the named agent and print its answer")
@@ -125,6 +128,12 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 	// The subcommands start what a signal must stop once the signals are
 	// watched; the root command waits where its modes start (runRoot).
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if err := f.habits.check(cmd.Flags().Changed); err != nil {
+			return fmt.Errorf("%w (see %s --help)", err, cmd.CommandPath())
+		}
+		if err := f.habits.chdir(s); err != nil {
+			return err
+		}
 		if cmd != root {
 			end.wait()
 			// The root command checks its flags with its modes (validate).
@@ -134,7 +143,7 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 		}
 		return nil
 	}
-	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f), serveCmd(&f, s, end), sessionsCmd(s))
+	root.AddCommand(checkCmd(&f, s), versionCmd(), hooksCmd(&f, s), initCmd(&f, s), serveCmd(&f, s, end), sessionsCmd(s))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
@@ -158,9 +167,9 @@ func runWith(ctx context.Context, end *ending, s *streams, args []string) int {
 }
 
 // configPath is the configuration file the flags and $MM_CONFIG name, or
-// ./agent.yaml; "" for none.
+// ./agent.yaml, or the person's own; "" for none.
 func configPath(f *flags, s *streams, cwd string) string {
-	return mmconfigs.Find(f.config, s.Getenv("MM_CONFIG"), cwd)
+	return mmconfigs.Find(f.config, s.Getenv("MM_CONFIG"), cwd, s.Getenv)
 }
 
 // loadConfig finds and loads the configuration and compiles its JSON
@@ -178,11 +187,15 @@ func loadConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, bool) {
 func readConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, error) {
 	path := configPath(f, s, cwd)
 	if path == "" {
-		return mmconfigs.Default(cwd, s.Getenv), nil
+		c := mmconfigs.Default(cwd, s.Getenv)
+		return c, f.habits.applySystem(c, cwd)
 	}
 	c, err := mmconfigs.Load(path, cwd, s.Getenv)
 	if err == nil {
 		err = compileSchemas(c)
+	}
+	if err == nil {
+		err = f.habits.applySystem(c, cwd)
 	}
 	if err != nil {
 		return nil, err
@@ -196,7 +209,8 @@ func readConfig(f *flags, s *streams, cwd string) (*mmconfigs.Config, error) {
 // that each load their own (mm -acp without a configuration).
 func sessionOptions(f *flags, s *streams, cfg *mmconfigs.Config, cwd string) orchestrator.Options {
 	return orchestrator.Options{Config: cfg, Cwd: cwd, Environ: s.Environ(), Model: f.model, Yolo: f.yolo,
-		Sandbox: f.sandbox, Network: f.network, StartMCP: mcptools.Start, ConnectA2A: connectA2A}
+		Sandbox: f.sandbox, Network: f.network, StartMCP: mcptools.Start, ConnectA2A: connectA2A,
+		MaxTurns: f.habits.maxTurns, Verbose: f.habits.trace(s)}
 }
 
 // validate is the output format the flags give, or a usage error: two
@@ -455,6 +469,10 @@ func (m *mode) runTUI(args []string) int {
 	s := m.s
 	if len(args) > 0 {
 		fmt.Fprintf(s.ErrOut, "mm -tui: unexpected arguments %q: type the question in the window\n", strings.Join(args, " "))
+		return 2
+	}
+	if m.f.habits.verbose && s.ErrTerminal {
+		fmt.Fprintln(s.ErrOut, "mm -tui: --verbose writes on stderr, the terminal the window draws on: send it to a file (mm -tui --verbose 2>mm.log)")
 		return 2
 	}
 	in, out, err := s.terminalFiles()

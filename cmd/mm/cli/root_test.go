@@ -147,7 +147,7 @@ func TestGetwdFailsInJSON(t *testing.T) {
 	s, out, errOut := testStreams("", "", nil)
 	s.Getwd = func() (string, error) { return "", errors.New("getwd: no such file or directory") }
 	code := runWith(context.Background(), nil, s, []string{"-p", "--output-format", "json", "hi"})
-	want := `{"type":"result","subtype":"error_during_execution","schema":"mm.output/2","mode":"print","is_error":true,"result":"","session_id":null,"num_turns":0,"duration_ms":0,"error":"getwd: no such file or directory","exitCode":1,"usage":null,"toolCalls":[],"hooks":[],"asks":[],"notices":[],"compressions":[]}` + "\n"
+	want := `{"type":"result","subtype":"error_during_execution","schema":"mm.output/3","mode":"print","is_error":true,"result":"","session_id":null,"num_turns":0,"duration_ms":0,"error":"getwd: no such file or directory","exit_code":1,"usage":null,"tool_calls":[],"hooks":[],"asks":[],"notices":[],"compressions":[]}` + "\n"
 	got := resultDurations.ReplaceAllString(out.String(), `"duration_ms":0`)
 	if code != 1 || got != want || errOut.Len() != 0 {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and stdout %q", code, got, errOut, want)

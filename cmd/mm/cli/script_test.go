@@ -50,6 +50,9 @@ func TestMain(m *testing.M) {
 	// sessions here, not in the home folder (the scripts' HOME is their
 	// work folder).
 	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	// Nor do they read the person's own agent.yaml, AGENTS.md, skills and
+	// commands: an empty mm folder of their own.
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	// Without VCS stamping, the version is "devel" whatever the commit,
 	// and the scripts can show it.
 	args := []string{"build", "-buildvcs=false"}

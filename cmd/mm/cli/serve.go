@@ -76,19 +76,7 @@ func runServe(ctx context.Context, end *ending, s *streams, f *flags, sf serveFl
 		fmt.Fprintln(s.ErrOut, "mm serve: say where to serve: --a2a 127.0.0.1:8000 (A2A), --mcp (MCP over stdio) or --mcp-http 127.0.0.1:8000 (MCP over HTTP)")
 		return 2
 	}
-	host, _, err := net.SplitHostPort(sf.a2a)
-	if err != nil {
-		fmt.Fprintf(s.ErrOut, "mm serve: --a2a %s: want host:port, like 127.0.0.1:8000 (%v)\n", sf.a2a, err)
-		return 2
-	}
-	if code := checkOrigins(s, sf.allowOrigins); code != 0 {
-		return code
-	}
-	if sf.maxConns < 1 {
-		fmt.Fprintf(s.ErrOut, "mm serve: --max-connections %d: want a number above 0\n", sf.maxConns)
-		return 2
-	}
-	token, tokenFile, code := serveTokenOf(s, sf, "--a2a "+sf.a2a, host)
+	host, token, tokenFile, code := doorOf(s, sf, "--a2a", sf.a2a)
 	if code != 0 {
 		return code
 	}
@@ -213,4 +201,25 @@ func shownPath(p string) string {
 		return "(no configuration file)"
 	}
 	return p
+}
+
+// doorOf checks the flags of a door over HTTP (flag addr: --a2a or
+// --mcp-http): the address, the origins, the connections' bound, the
+// token. It returns the host, the token and the file it is in, or the exit
+// code of a flag that is wrong, said on stderr.
+func doorOf(s *streams, sf serveFlags, flag, addr string) (host, token, tokenFile string, code int) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "mm serve: %s %s: want host:port, like 127.0.0.1:8000 (%v)\n", flag, addr, err)
+		return "", "", "", 2
+	}
+	if code := checkOrigins(s, sf.allowOrigins); code != 0 {
+		return "", "", "", code
+	}
+	if sf.maxConns < 1 {
+		fmt.Fprintf(s.ErrOut, "mm serve: --max-connections %d: want a number above 0\n", sf.maxConns)
+		return "", "", "", 2
+	}
+	token, tokenFile, code = serveTokenOf(s, sf, flag+" "+addr, host)
+	return host, token, tokenFile, code
 }

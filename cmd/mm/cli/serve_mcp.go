@@ -122,19 +122,7 @@ func mcpOptions(f *flags, s *streams, sf serveFlags, cfg *mmconfigs.Config, cwd 
 // serveMCPHTTP is mm serve --mcp-http, behind the door and bounds of
 // --a2a; it returns the exit code.
 func serveMCPHTTP(ctx context.Context, s *streams, sf serveFlags, opts mcp.Options) int {
-	host, _, err := net.SplitHostPort(sf.mcpHTTP)
-	if err != nil {
-		fmt.Fprintf(s.ErrOut, "mm serve: --mcp-http %s: want host:port, like 127.0.0.1:8000 (%v)\n", sf.mcpHTTP, err)
-		return 2
-	}
-	if code := checkOrigins(s, sf.allowOrigins); code != 0 {
-		return code
-	}
-	if sf.maxConns < 1 {
-		fmt.Fprintf(s.ErrOut, "mm serve: --max-connections %d: want a number above 0\n", sf.maxConns)
-		return 2
-	}
-	token, tokenFile, code := serveTokenOf(s, sf, "--mcp-http "+sf.mcpHTTP, host)
+	host, token, tokenFile, code := doorOf(s, sf, "--mcp-http", sf.mcpHTTP)
 	if code != 0 {
 		return code
 	}

@@ -47,7 +47,7 @@ func TestUsageFromTheServer(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("%v: %s", err, stdout)
 	}
-	want := `{"input_tokens":310,"output_tokens":42,"modelCalls":1,"reported":1,"tokensPerSecond":81.9}`
+	want := `{"input_tokens":310,"output_tokens":42,"model_calls":1,"reported":1,"tokens_per_second":81.9}`
 	if string(res.Usage) != want || !strings.HasPrefix(res.Answer, "Hello!") {
 		t.Errorf("answer %q usage %s, want usage %s", res.Answer, res.Usage, want)
 	}

@@ -39,9 +39,6 @@ const (
 	// DefaultMaxConns is how many connections may be open at once by
 	// default (httpdoor's bound); one more is answered 503.
 	DefaultMaxConns = httpdoor.DefaultMaxConns
-	// shutdownGrace is how long, once asked to stop, the server waits for
-	// its cancelled tasks to say so to their clients.
-	shutdownGrace = 500 * time.Millisecond
 )
 
 // Skill is one skill the agent card lists.
@@ -125,24 +122,9 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 	h := Handler(x, opts, "http://"+ln.Addr().String()+"/")
 	ln = httpdoor.Listen(ln, opts.MaxConns)
 	srv := httpdoor.Server(d.Wrap(h), opts.IdleTimeout)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve A2A on %s: %w", ln.Addr(), err)
-	case <-ctx.Done():
-	}
-	// Stop taking requests, cancel what runs, and give the streams a moment
-	// to carry the cancellation to their clients.
-	cancelTasks()
-	sctx, stop := context.WithTimeout(context.Background(), shutdownGrace)
-	defer stop()
-	if err := srv.Shutdown(sctx); err != nil {
-		srv.Close()
-	}
-	x.wait()
-	<-errc
-	return nil
+	// Once stopped: cancel what runs, and give the streams a moment to
+	// carry the cancellation to their clients.
+	return httpdoor.Serve(ctx, ln, srv, "A2A", cancelTasks, x.wait)
 }
 
 // Handler is the HTTP face of the agent: its card at the well-known path,

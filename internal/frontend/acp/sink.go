@@ -310,7 +310,8 @@ func consentContent(req orchestrator.ConsentRequest) []acp.ToolCallContent {
 }
 
 // promptCommands are the slash commands an editor may send as a prompt:
-// what the session's Prompt runs (/ask… and /compact).
+// what the session's Prompt runs (/ask…, /compact and the person's
+// command files).
 func promptCommands(s Session) []orchestrator.Command {
 	return append(s.Commands(), orchestrator.CompactCommand())
 }

@@ -55,12 +55,21 @@ func newTerminalReader(historyFile string, stdin io.ReadCloser, stdout io.Writer
 	return &terminalReader{rl: rl}, nil
 }
 
-// lineCompleter completes the line mode's @path and $name lines (Complete),
-// once the session says where its paths start and which skills it has.
+// lineCompleter completes the line mode's @path and $name lines (Complete)
+// and its slash words (CompleteCommand), once the session says where its
+// paths start, which skills it has and which commands.
 type lineCompleter struct {
 	mu     sync.Mutex
 	cwd    string
 	skills []string
+	words  []string
+}
+
+// setWords is called once the session has started: the slash words.
+func (c *lineCompleter) setWords(words []string) {
+	c.mu.Lock()
+	c.words = words
+	c.mu.Unlock()
 }
 
 // set is called once the session has started.
@@ -74,12 +83,15 @@ func (c *lineCompleter) set(cwd string, skills []string) {
 // characters before the cursor they continue.
 func (c *lineCompleter) Do(line []rune, pos int) ([][]rune, int) {
 	c.mu.Lock()
-	cwd, skills := c.cwd, c.skills
+	cwd, skills, words := c.cwd, c.skills, c.words
 	c.mu.Unlock()
-	if cwd == "" {
+	rests, matched := frontend.CompleteCommand(string(line[:pos]), words)
+	if rests == nil && cwd != "" {
+		rests, matched = frontend.Complete(string(line[:pos]), cwd, skills)
+	}
+	if rests == nil {
 		return nil, 0
 	}
-	rests, matched := frontend.Complete(string(line[:pos]), cwd, skills)
 	out := make([][]rune, len(rests))
 	for i, r := range rests {
 		out[i] = []rune(r)

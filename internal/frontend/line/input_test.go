@@ -22,4 +22,10 @@ func TestLineCompleter(t *testing.T) {
 	if len(got) != 1 || string(got[0]) != "tes.md" || n != 2 {
 		t.Errorf("Do = %q, %d", got, n)
 	}
+	// A slash word: the front end's and the session's commands.
+	c.setWords([]string{"/help", "/review"})
+	got, n = c.Do([]rune("/rev"), 4)
+	if len(got) != 1 || string(got[0]) != "iew" || n != 4 {
+		t.Errorf("Do(/rev) = %q, %d", got, n)
+	}
 }

@@ -41,8 +41,9 @@ const (
 )
 
 // OutputSchema names the version of the JSON output: it changes when a
-// field changes meaning or goes away, not when one is added.
-const OutputSchema = "mm.output/2"
+// field changes meaning or goes away, not when one is added. mm.output/3
+// wrote every key in snake_case, as Claude Code's are (issue 41).
+const OutputSchema = "mm.output/3"
 
 // ParseOutputFormat reads --output-format's value.
 func ParseOutputFormat(s string) (OutputFormat, error) {
@@ -88,7 +89,7 @@ type (
 		Status   string          `json:"status,omitempty"`
 		Output   *string         `json:"output,omitempty"`
 		Summary  string          `json:"summary,omitempty"`
-		DeniedBy string          `json:"deniedBy,omitempty"`
+		DeniedBy string          `json:"denied_by,omitempty"`
 	}
 	jsonHook struct {
 		Type     string `json:"type,omitempty"`
@@ -112,7 +113,7 @@ type (
 		Denied     *bool   `json:"denied,omitempty"`
 		Reason     string  `json:"reason,omitempty"`
 		Replaced   *bool   `json:"replaced,omitempty"`
-		DurationMs *int64  `json:"durationMs,omitempty"`
+		DurationMs *int64  `json:"duration_ms,omitempty"`
 	}
 	jsonNotice struct {
 		Type string `json:"type,omitempty"`
@@ -128,17 +129,18 @@ type (
 		Line       string `json:"line"`
 	}
 	// jsonUsage takes Claude Code's names for the token counts; the rest
-	// is mm's own.
+	// is mm's own, in the same snake_case.
 	jsonUsage struct {
 		InputTokens     int     `json:"input_tokens"`
 		OutputTokens    int     `json:"output_tokens"`
-		ModelCalls      int     `json:"modelCalls"`
+		ModelCalls      int     `json:"model_calls"`
 		Reported        int     `json:"reported"`
-		TokensPerSecond float64 `json:"tokensPerSecond"`
+		TokensPerSecond float64 `json:"tokens_per_second"`
 	}
 	// jsonResult is the last line. The fields that mean what Claude Code's
 	// result means take its names (type, subtype, is_error, result,
-	// session_id, num_turns, duration_ms, usage); mm's own facts keep theirs.
+	// session_id, num_turns, duration_ms, usage); mm's own facts keep
+	// theirs, written in the same snake_case.
 	jsonResult struct {
 		Type       string       `json:"type"`
 		Subtype    string       `json:"subtype"`
@@ -150,9 +152,9 @@ type (
 		NumTurns   int          `json:"num_turns"`
 		DurationMs int64        `json:"duration_ms"`
 		Error      *string      `json:"error"`
-		ExitCode   int          `json:"exitCode"`
+		ExitCode   int          `json:"exit_code"`
 		Usage      *jsonUsage   `json:"usage"`
-		ToolCalls  []jsonTool   `json:"toolCalls"`
+		ToolCalls  []jsonTool   `json:"tool_calls"`
 		Hooks      []jsonHook   `json:"hooks"`
 		Asks       []jsonAsk    `json:"asks"`
 		Notices    []jsonNotice `json:"notices"`
@@ -292,7 +294,11 @@ func (j *jsonSink) finish(answer string, err error, code int, info RunInfo) {
 	defer j.mu.Unlock()
 	j.res.Result, j.res.ExitCode, j.res.IsError = answer, code, code != 0
 	j.res.Subtype = "success"
-	if code != 0 {
+	var steps *orchestrator.StepsError
+	switch {
+	case errors.As(err, &steps):
+		j.res.Subtype = "error_max_turns" // Claude Code's, for its --max-turns
+	case code != 0:
 		j.res.Subtype = "error_during_execution"
 	}
 	if err != nil {

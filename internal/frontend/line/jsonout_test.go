@@ -40,7 +40,7 @@ func TestJSONToolCalls(t *testing.T) {
 	}
 	j.finish("done", nil, 0, RunInfo{})
 	var res struct {
-		ToolCalls []map[string]any `json:"toolCalls"`
+		ToolCalls []map[string]any `json:"tool_calls"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatal(err)
@@ -52,10 +52,10 @@ func TestJSONToolCalls(t *testing.T) {
 	}
 	want := []string{
 		`{"agent":"","depth":0,"id":"1","input":{"command":"ls"},"name":"bash","output":"a\n","status":"completed","subject":"ls"}`,
-		`{"agent":"","deniedBy":"person","depth":0,"id":"2","name":"bash","output":"[refused]","status":"denied","subject":"rm x","summary":"[refused]"}`,
+		`{"agent":"","denied_by":"person","depth":0,"id":"2","name":"bash","output":"[refused]","status":"denied","subject":"rm x","summary":"[refused]"}`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("toolCalls\n got %s\nwant %s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("tool_calls\n got %s\nwant %s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

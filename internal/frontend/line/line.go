@@ -143,6 +143,7 @@ func runLine(ctx context.Context, opts Options, start func(orchestrator.Sink) (f
 	if c, ok := s.(completionSource); ok {
 		completer.set(c.Cwd(), c.Skills())
 	}
+	completer.setWords(frontend.SlashWords(lineCommands().Words(), s.Commands()))
 	fmt.Fprintln(opts.Stdout, banner)
 	for _, w := range s.Warnings() {
 		fmt.Fprintln(opts.Stdout, "⚠ "+w)

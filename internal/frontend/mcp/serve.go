@@ -37,9 +37,6 @@ const (
 	// for that long, and the asked agents it kept running: a client that
 	// comes back after it starts a new one (the protocol's 404).
 	sessionIdle = 30 * time.Minute
-	// shutdownGrace is how long, once asked to stop, the server waits for
-	// its cancelled calls to say so to their clients.
-	shutdownGrace = 500 * time.Millisecond
 )
 
 // Session is what the server needs of an orchestrator session.
@@ -142,21 +139,7 @@ func ServeHTTP(ctx context.Context, ln net.Listener, opts Options) error {
 	d := httpdoor.NewDoor(ln.Addr(), opts.Host, opts.AllowOrigins, cors)
 	ln = httpdoor.Listen(ln, opts.MaxConns)
 	hs := httpdoor.Server(d.Wrap(mux), opts.IdleTimeout)
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve MCP on %s: %w", ln.Addr(), err)
-	case <-ctx.Done():
-	}
-	cancelCalls()
-	sctx, stop := context.WithTimeout(context.Background(), shutdownGrace)
-	defer stop()
-	if err := hs.Shutdown(sctx); err != nil {
-		hs.Close()
-	}
-	<-errc
-	return nil
+	return httpdoor.Serve(ctx, ln, hs, "MCP", cancelCalls, nil)
 }
 
 // cors is what a page of an allowed origin may send and read: the

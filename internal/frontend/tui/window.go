@@ -265,19 +265,19 @@ func (w *window) key(k key) {
 	}
 }
 
-// complete is Tab: the text before the cursor, when it starts an @path or
-// $name line, gets what every candidate shares (frontend.Complete); when
-// that is nothing, the status line lists the candidates until the next
-// key.
+// complete is Tab: the text before the cursor, when it starts a slash
+// word (frontend.CompleteCommand), an @path or a $name line
+// (frontend.Complete), gets what every candidate shares; when that is
+// nothing, the status line lists the candidates until the next key.
 func (w *window) complete() {
-	src, ok := w.s.(interface {
+	before := string(w.ed.buf[:w.ed.pos])
+	rests, matched := frontend.CompleteCommand(before, frontend.SlashWords(commands().Words(), w.s.Commands()))
+	if src, ok := w.s.(interface {
 		Cwd() string
 		Skills() []string
-	})
-	if !ok {
-		return
+	}); ok && rests == nil {
+		rests, matched = frontend.Complete(before, src.Cwd(), src.Skills())
 	}
-	rests, matched := frontend.Complete(string(w.ed.buf[:w.ed.pos]), src.Cwd(), src.Skills())
 	if common := frontend.CommonPrefix(rests); common != "" {
 		for _, r := range common {
 			w.ed.edit(key{kind: keyRune, r: r})

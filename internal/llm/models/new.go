@@ -33,6 +33,9 @@ type Options struct {
 	// Place is the agent's place in a chain of hand-offs, for a server
 	// with a slot for each agent (openai.Place).
 	Place openai.Place
+	// Trace is given what a model on a server sends and receives
+	// (openai.Options); a model built into mm sends nothing.
+	Trace func(line string)
 }
 
 // New returns the model named by ref, "<provider>/<model>": the provider is
@@ -61,7 +64,7 @@ func New(ref string, opts Options) (llm.Model, error) {
 // server is what a model on a server is made with: all of opts but the
 // folder of scripts.
 func (o Options) server() openai.Options {
-	return openai.Options{Providers: o.Providers, Getenv: o.Getenv, HTTPClient: o.HTTPClient, Notify: o.Notify, Place: o.Place}
+	return openai.Options{Providers: o.Providers, Getenv: o.Getenv, HTTPClient: o.HTTPClient, Notify: o.Notify, Place: o.Place, Trace: o.Trace}
 }
 
 // scriptPath is where script/<name> is: name when it is absolute, else

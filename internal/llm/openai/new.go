@@ -34,6 +34,9 @@ type Options struct {
 	// with a slot for each (llama.cpp's). The zero Place: an agent that
 	// neither asks nor was asked.
 	Place Place
+	// Trace, when set, is given every line of what the model sends to its
+	// server and receives, the API key left out (mm --verbose: traced).
+	Trace func(line string)
 }
 
 // New returns the model on a server that ref names, "<provider>/<model>":
@@ -71,6 +74,9 @@ func New(ref string, opts Options) (llm.Model, error) {
 	client := opts.HTTPClient
 	if client == nil {
 		client = defaultHTTPClient()
+	}
+	if opts.Trace != nil {
+		client = traced(client, opts.Trace)
 	}
 	idle := p.IdleTimeout
 	if idle == 0 {
