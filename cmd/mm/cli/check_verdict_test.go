@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,10 +107,25 @@ func TestCheckVerdictIsTheRuns(t *testing.T) {
 			checkAlso: "; this guard fails open: with onError: warn the tool calls it matches run when it fails — set onError: fail to deny them instead",
 			ran:       "ran.txt"},
 		{name: "an A2A agent's token is unset", files: map[string]string{
-			"agent.yaml": "model: echo/any\nmmConfigs:\n  rev: {a2a: 'http://127.0.0.1:9/', tokenEnv: MM_TEST_REV_TOKEN}\n",
+			"agent.yaml": "model: echo/any\nmmConfigs:\n  rev: {a2a: 'A2AURL/', tokenEnv: MM_TEST_REV_TOKEN}\n",
 		}, run: []string{"--ask", "rev", "hi"},
 			fail: `agent "rev": $MM_TEST_REV_TOKEN is empty: set it to the agent's token (tokenEnv: in its mmConfigs entry)`, runExit: 1},
 	}
+	// An A2A agent that serves its card to anyone: today's check of the
+	// card passes whatever the token.
+	card := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/.well-known/agent-card.json" {
+			http.Error(w, "no token", http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"name": "rev", "version": "1.0", "description": "d", "url": "http://" + r.Host + "/rpc", "protocolVersion": "0.3.0",
+			"preferredTransport": "JSONRPC", "capabilities": map[string]any{"streaming": true}, "defaultInputModes": []string{"text/plain"},
+			"defaultOutputModes": []string{"text/plain"}, "skills": []any{},
+		})
+	}))
+	defer card.Close()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if _, err := exec.LookPath(tt.needs); tt.needs != "" && err != nil {
@@ -119,7 +137,7 @@ func TestCheckVerdictIsTheRuns(t *testing.T) {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+				if err := os.WriteFile(path, []byte(strings.ReplaceAll(body, "A2AURL", card.URL)), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
