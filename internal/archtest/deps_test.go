@@ -130,8 +130,9 @@ func policy() []allow {
 		{pkg: "llm/builtin", imports: []string{"internal/regularfile", "internal/strictyaml", "internal/textcut", "llm"}},
 		// The models on a server, over HTTP: a model missing from a
 		// server's list is named with the nearest first (internal/suggest),
-		// a server's error message cut at a character.
-		{pkg: "llm/openai", imports: []string{"internal/suggest", "internal/textcut", "llm"}},
+		// each name a server gave written out as the front ends write it
+		// (internal/visible), a server's error message cut at a character.
+		{pkg: "llm/openai", imports: []string{"internal/suggest", "internal/textcut", "internal/visible", "llm"}},
 		// The model a reference names: the one package that knows both
 		// kinds.
 		{pkg: "llm/models", imports: []string{"llm", "llm/builtin", "llm/openai"}},

@@ -82,6 +82,7 @@ type Server struct {
 	// nCtx is the window; props what /props says (0: no /props, HTTP 404).
 	nCtx, props int
 	reply       func(Request) Reply
+	toolNames   bool
 
 	// mu is held for a whole request: requests are served one at a
 	// time, so that no slot is ever busy when one is picked (a real
@@ -111,6 +112,10 @@ type Options struct {
 	// Slots is how many slots the server runs (llama-server's
 	// --parallel): 0 for one.
 	Slots int
+	// ToolNames makes the chat template write each tool by its name
+	// alone: as some models' templates do, far less of the tools than
+	// their JSON, which mm's estimate reads.
+	ToolNames bool
 }
 
 // slot is one of the server's slots: the text its cache holds and when
@@ -122,7 +127,7 @@ type slot struct {
 
 // Start starts a server; Close stops it.
 func Start(opts Options) *Server {
-	s := &Server{nCtx: opts.NCtx, props: opts.Props, reply: opts.Reply, slots: make([]slot, max(1, opts.Slots))}
+	s := &Server{nCtx: opts.NCtx, props: opts.Props, reply: opts.Reply, toolNames: opts.ToolNames, slots: make([]slot, max(1, opts.Slots))}
 	if s.props == 0 {
 		s.props = s.nCtx
 	}
@@ -206,6 +211,26 @@ func Render(req Request) string {
 	return b.String()
 }
 
+// templated is req as the chat template reads it: with ToolNames, each
+// tool is its name alone.
+func (s *Server) templated(req Request) Request {
+	if !s.toolNames {
+		return req
+	}
+	short := make([]json.RawMessage, len(req.Tools))
+	for i, t := range req.Tools {
+		var tool struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		}
+		_ = json.Unmarshal(t, &tool)
+		short[i] = json.RawMessage(tool.Function.Name)
+	}
+	req.Tools = short
+	return req
+}
+
 // Tokens is how many tokens the tokenizer makes of text.
 func Tokens(text string) int { return (len(text) + BytesPerToken - 1) / BytesPerToken }
 
@@ -222,7 +247,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"error":{"code":400,"message":%q,"type":"invalid_request_error"}}`, err.Error())
 		return
 	}
-	prompt := Render(req)
+	prompt := Render(s.templated(req))
 	n := Tokens(prompt)
 	s.mu.Lock()
 	s.bodies = append(s.bodies, body)

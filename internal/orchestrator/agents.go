@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -134,13 +135,30 @@ func probeA2A(ctx context.Context, connect A2AConnector, name string, a mmconfig
 		return "", errNoA2A(name)
 	}
 	vars := envMap(environ)
+	token, err := a2aToken(name, a, vars)
+	if err != nil {
+		return "", err // the hand-off would fail the same way
+	}
 	url := os.Expand(a.URL, func(k string) string { return vars[k] })
-	p, err := connect(A2AOptions{Name: name, URL: url, Token: vars[a.TokenEnv], TokenEnv: a.TokenEnv})
+	p, err := connect(A2AOptions{Name: name, URL: url, Token: token, TokenEnv: a.TokenEnv})
 	if err != nil {
 		return "", err
 	}
 	defer p.Close()
 	return p.Describe(ctx)
+}
+
+// a2aToken is the bearer token of the agent a served over A2A, from its
+// tokenEnv in vars: "" for an agent without one; an error when the
+// variable is empty, which the agent would refuse.
+func a2aToken(name string, a mmconfigs.Agent, vars map[string]string) (string, error) {
+	if a.TokenEnv == "" {
+		return "", nil
+	}
+	if token := vars[a.TokenEnv]; token != "" {
+		return token, nil
+	}
+	return "", fmt.Errorf("agent %q: $%s is empty: set it to the agent's token (tokenEnv: in its mmConfigs entry)", name, a.TokenEnv)
 }
 
 // withoutEnv returns environ without key.

@@ -3,7 +3,6 @@ package orchestrator
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 
 	"golang.org/x/sync/semaphore"
@@ -145,12 +144,9 @@ func (h *handOff) promptA2A(ctx context.Context, ag *askedA2A, msg string) (stri
 		if s.connectA2A == nil {
 			return "", errNoA2A(name)
 		}
-		token := ""
-		if env := h.entry.TokenEnv; env != "" {
-			token = envMap(s.environ)[env]
-			if token == "" {
-				return "", fmt.Errorf("agent %q: $%s is empty: set it to the agent's token (tokenEnv: in its mmConfigs entry)", name, env)
-			}
+		token, err := a2aToken(name, h.entry, envMap(s.environ))
+		if err != nil {
+			return "", err
 		}
 		p, err := s.connectA2A(A2AOptions{Name: name, URL: s.expander()(h.entry.URL), Token: token, TokenEnv: h.entry.TokenEnv,
 			ContextID: s.history.askedSession(name)})

@@ -116,6 +116,15 @@ func (t *turn) fitWindow(ctx context.Context) error {
 	if float64(tokens) <= t.s.window.compressAt*float64(size) {
 		return nil
 	}
+	// The server's count wins over the estimate (window_base.go).
+	kept, ratio := t.countRequest(ctx, size)
+	if kept {
+		if tokens = t.requestTokens(); float64(tokens) <= t.s.window.compressAt*float64(size) {
+			return nil
+		}
+	}
+	t.countRatio = ratio
+	defer func() { t.countRatio = 0 }()
 	_, err := t.compress(ctx, tokens, size, false)
 	return err
 }
@@ -137,7 +146,7 @@ func (t *turn) compress(ctx context.Context, before, size int, all bool) (bool, 
 	s := t.s
 	// Estimates are compared with the window in estimate units: the
 	// server's tokens per estimated token (its last count) converts.
-	r := s.window.tokenRatio()
+	r := max(s.window.tokenRatio(), t.countRatio)
 	esize := int(float64(size) / r)
 	b := budget{limit: int(s.window.compressAt * float64(esize))}
 	b.target = int(targetShare * float64(b.limit))
@@ -148,7 +157,7 @@ func (t *turn) compress(ctx context.Context, before, size int, all bool) (bool, 
 	sent := t.sentHistory(msgs) // as the server has it in its cache
 	// The turn's contexts are in every request of the turn, not in the
 	// history a compression rewrites.
-	b.base = estimateBase(s.system, t.specs) + t.question.contextTokens()
+	b.base = s.window.baseEstimate(s.system, t.specs) + t.question.contextTokens()
 	guessed := s.window.guessed()
 	if err := tooLongMessage(msgs, b.base, size, r); err != nil && !guessed {
 		return false, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mm-agent/mm/internal/llm/models"
 	"github.com/mm-agent/mm/internal/llm/openai"
+	"github.com/mm-agent/mm/internal/mmconfigs"
 )
 
 // serveCheckTimeout bounds how long mm check waits for a model server's
@@ -18,11 +19,12 @@ const serveCheckTimeout = 3 * time.Second
 // session would start with (an unknown provider, a script that does not
 // load), a configuration error; warning, when the model is sound, says its
 // server does not answer or does not have it, and how to start or fetch
-// it. A configuration without a model has nothing to check.
+// it. A configuration without a model (in the file, $MM_MODEL or --model)
+// is the error a session of it starts with.
 func CheckModel(ctx context.Context, o Options, getenv func(string) string) (warning string, err error) {
 	cfg, ref := o.Config, o.Running().Model
 	if ref == "" {
-		return "", nil
+		return "", noModelError(cfg)
 	}
 	m, err := models.New(ref, models.Options{Providers: providers(cfg.Providers), ConfigDir: cfg.Dir, Getenv: getenv})
 	if err != nil {
@@ -52,4 +54,13 @@ func HandOffAdvice(ctx context.Context, o Options, getenv func(string) string) s
 	ctx, cancel := context.WithTimeout(ctx, serveCheckTimeout)
 	defer cancel()
 	return openai.HandOffAdvice(ctx, ref, m)
+}
+
+// noModelError is the error of a session of cfg run with no model: on a
+// first start (no file), where to begin.
+func noModelError(cfg *mmconfigs.Config) *ConfigError {
+	if cfg.Path == "" {
+		return &ConfigError{Path: "(no configuration file)", Msg: "model: none given — mm init writes an agent.yaml for the model server it finds; or try mm without a server: mm --model echo/any"}
+	}
+	return &ConfigError{Path: cfg.Path, Msg: "model: none given — set model: <provider>/<model> in the file, $MM_MODEL or --model"}
 }

@@ -231,17 +231,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	s.allowRules = slices.Clone(cfg.Permissions.Allow)
 	s.places = permissions.Places{Cwd: s.cwd, Home: env["HOME"]}
-	path := cfg.Path
-	if path == "" {
-		path = "(no configuration file)"
-	}
 	switch {
 	case s.ref == "" && !opts.NoModel:
-		if cfg.Path == "" {
-			// A first start: say where to begin.
-			return nil, &ConfigError{Path: path, Msg: "model: none given — mm init writes an agent.yaml for the model server it finds; or try mm without a server: mm --model echo/any"}
-		}
-		return nil, &ConfigError{Path: path, Msg: "model: none given — set model: <provider>/<model> in the file, $MM_MODEL or --model"}
+		return nil, noModelError(cfg)
 	case s.ref != "":
 		s.trace = opts.Verbose
 		s.resumedModel(opts.Resume, env)

@@ -46,6 +46,10 @@ type turn struct {
 	question turnQuestion
 	// specs are the tools the turn offers, the same in each of its calls.
 	specs []llm.ToolSpec
+	// countRatio is, during a compression, the server's tokens per
+	// estimated token of what its last count did not cover, from its
+	// count of the request (window_base.go); 0 otherwise.
+	countRatio float64
 
 	mu        sync.Mutex
 	runs      int
@@ -250,7 +254,7 @@ func (t *turn) loop(ctx context.Context, prompt llm.Message, question string) (s
 			return reply.Content, err
 		}
 		s.history.append(llm.Message{Role: llm.RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
-		s.window.counted(reply.Usage, t.specs, s.history.now(), t.question.contextTokens())
+		s.window.counted(reply.Usage, s.system, t.specs, s.history.now(), t.question.contextTokens())
 		if len(reply.ToolCalls) == 0 {
 			if out == nil {
 				return reply.Content, nil

@@ -41,6 +41,10 @@ type window struct {
 	// minScaled it does not: a tokenizer thriftier than the estimate
 	// leaves it as it is, on the safe side).
 	ratio float64
+	// base is the server's measure of what every request holds besides
+	// the history — the system prompt and the tools as its chat template
+	// renders them — nil before a count (window_base.go).
+	base *baseMeasure
 }
 
 // serverCount is the server's count of one request and its reply.
@@ -140,7 +144,7 @@ func (w *window) requestTokens(system string, specs []llm.ToolSpec, hist []llm.M
 		// holds this turn's.
 		return c.tokens - scaleBy(w.scale(), c.contexts) + scaleBy(w.scale(), contexts+estimateTokens(hist[c.messages:]))
 	}
-	return scaleBy(w.scale(), estimateBase(system, specs)+estimateTokens(hist)+contexts)
+	return scaleBy(w.scale(), w.baseLocked(system, specs)+estimateTokens(hist)+contexts)
 }
 
 // covers says hist still begins with the messages c counted: whoever
@@ -187,7 +191,7 @@ func (w *window) tokenRatio() float64 {
 // the previous count (a question, a reply, tool results), as estimated,
 // against the server's tokens for it — the same kind of text the next
 // estimate is of.
-func (w *window) counted(u llm.Usage, specs []llm.ToolSpec, hist []llm.Message, contexts int) {
+func (w *window) counted(u llm.Usage, system string, specs []llm.ToolSpec, hist []llm.Message, contexts int) {
 	if u.InputTokens <= 0 {
 		return
 	}
@@ -195,6 +199,10 @@ func (w *window) counted(u llm.Usage, specs []llm.ToolSpec, hist []llm.Message, 
 	next := &serverCount{tokens: u.InputTokens + u.OutputTokens, messages: n, contexts: contexts, tools: estimateSpecs(specs)}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if n > 0 {
+		// The request was the history but its reply.
+		w.measure(u.InputTokens, estimateBase(system, specs), estimateTokens(hist[:n-1])+contexts)
+	}
 	if c := w.count; c != nil && next.tools == c.tools && c.covers(hist) {
 		if grown := estimateTokens(hist[c.messages:]); grown >= minCalibration && next.tokens > c.tokens {
 			// The largest ratio seen: an estimate too high only

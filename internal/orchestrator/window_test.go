@@ -92,7 +92,7 @@ func TestWindowCounted(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := &window{count: tt.before, ratio: tt.ratio}
-			w.counted(tt.u, tt.specs, tt.hist, 0)
+			w.counted(tt.u, "", tt.specs, tt.hist, 0)
 			if w.ratio != tt.wantRatio {
 				t.Errorf("ratio %v, want %v", w.ratio, tt.wantRatio)
 			}

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -36,12 +38,14 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 			if path == "" {
 				c := mmconfigs.Default(cwd, s.Getenv)
 				set, problems := checkSkills(c, cwd, s.Getenv)
-				fmt.Fprintln(out, bannerLine(c, cwd, sessionOptions(f, s, c, cwd).Running(), set.Banner()))
+				o := sessionOptions(f, s, c, cwd)
+				fmt.Fprintln(out, bannerLine(c, cwd, o.Running(), set.Banner()))
 				printSkills(out, set, cwd, s.Getenv)
 				for _, problem := range problems {
 					fmt.Fprintf(errOut, "  %s\n", frontend.Visible(problem))
 				}
-				if !checkCommands(out, errOut, cwd, s.Getenv) || len(problems) > 0 {
+				modelOK := checkModel(cmd.Context(), o, s.Getenv, "(no configuration file)", errOut, strict)
+				if !checkCommands(out, errOut, cwd, s.Getenv) || !modelOK || len(problems) > 0 {
 					return exitCode(1)
 				}
 				return nil
@@ -79,16 +83,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				if first { // the person's commands are the folder's, not an agent's
 					commandsOK = checkCommands(out, errOut, cwd, s.Getenv)
 				}
-				warning, err := orchestrator.CheckModel(cmd.Context(), o, s.Getenv)
-				switch {
-				case err != nil:
-					frontend.ReportError(errOut, err)
-					modelOK = false
-				case warning != "":
-					// The server may be started later: a warning, unless --strict.
-					fmt.Fprintf(errOut, "  %s: warning: %s\n", p, frontend.VisibleLine(warning)) // a server's words may be in it
-					modelOK = modelOK && !strict
-				}
+				modelOK = checkModel(cmd.Context(), o, s.Getenv, p, errOut, strict) && modelOK
 				if advice := orchestrator.HandOffAdvice(cmd.Context(), o, s.Getenv); advice != "" {
 					fmt.Fprintf(out, "  %s\n", frontend.VisibleLine(advice))
 				}
@@ -143,4 +138,22 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 // there.
 func checkSkills(c *mmconfigs.Config, cwd string, getenv func(string) string) (*skills.Set, []string) {
 	return skills.Find(skills.Folders(c.Skills, cwd, projectdocs.Root(cwd), getenv), func(p string) string { return mmconfigs.DisplayPath(p, cwd) })
+}
+
+// checkModel says what mm check finds of the model a session of o runs,
+// the configuration at p: false for the error the session would start
+// with (no model, an unknown provider), and for a server that does not
+// answer or lacks the model under --strict (a warning otherwise: the
+// server may be started later).
+func checkModel(ctx context.Context, o orchestrator.Options, getenv func(string) string, p string, errOut io.Writer, strict bool) bool {
+	warning, err := orchestrator.CheckModel(ctx, o, getenv)
+	switch {
+	case err != nil:
+		frontend.ReportError(errOut, err)
+		return false
+	case warning != "":
+		fmt.Fprintf(errOut, "  %s: warning: %s\n", p, frontend.VisibleLine(warning)) // a server's words may be in it
+		return !strict
+	}
+	return true
 }

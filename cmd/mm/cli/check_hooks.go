@@ -14,10 +14,14 @@ import (
 	"github.com/mm-agent/mm/internal/mmconfigs"
 )
 
-// checkHooks checks that each command hook's program can be found and that
-// each wasm module — a hook's or a wasm tool's — compiles, for mm check; one line per problem, naming the
-// hook as "hooks.<event>[i]". A command's program is resolved as sh -c
-// would in cwd, the hook's working directory.
+// checkHooks checks what each hook and wasm tool of c needs to run, for
+// mm check: a command hook's program (on $PATH, or the file it names,
+// executable) and the script an interpreter of it runs (check_words.go);
+// a wasm module that compiles, and its read: and write: folders in cwd.
+// One line per problem, naming the hook as "hooks.<event>[i]"; a guard
+// (preGeneration, preToolCall, preAsk) that would fail open says so. A
+// command is read as sh -c would read it in cwd, the hook's working
+// directory, with the variables the run sets (MM_CONFIG_DIR, …).
 func checkHooks(ctx context.Context, c *mmconfigs.Config, cwd string, getenv func(string) string) []string {
 	var problems []string
 	var rt *wasm.Runtime
@@ -32,20 +36,70 @@ func checkHooks(ctx context.Context, c *mmconfigs.Config, cwd string, getenv fun
 			var err error
 			if e.Wasm != "" {
 				err = checkModule(ctx, &rt, e.Wasm)
+				if err == nil {
+					err = wasm.CheckFolders(cwd, e.Read, e.Write)
+				}
 			} else {
-				err = checkProgram(e.Command, e.ConfigDir, cwd, getenv("PATH"))
+				err = checkCommand(e.Command, cwd, hookLookup(ev, e.ConfigDir, c.Abs, getenv), getenv("PATH"))
 			}
 			if err != nil {
-				problems = append(problems, where+": "+err.Error())
+				problems = append(problems, where+": "+err.Error()+failsOpen(ev, e.OnError))
 			}
 		}
 	}
 	for _, t := range c.WasmTools {
-		if err := checkModule(ctx, &rt, t.Module); err != nil {
+		err := checkModule(ctx, &rt, t.Module)
+		if err == nil {
+			err = wasm.CheckFolders(cwd, t.Read, t.Write)
+		}
+		if err != nil {
 			problems = append(problems, "tools: "+t.Name+": "+err.Error())
 		}
 	}
 	return problems
+}
+
+// hookLookup gives the variables a command hook of event ev, declared in
+// configDir, runs with: mm's own, and the environment's that are set.
+func hookLookup(ev hooks.Event, configDir, config string, getenv func(string) string) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		switch name {
+		case "MM_CONFIG_DIR":
+			return configDir, true
+		case "MM_HOOK_EVENT":
+			return string(ev), true
+		case "MM_CONFIG":
+			return config, config != ""
+		case "MM_BIN":
+			return "", false // the session sets it
+		}
+		v := getenv(name)
+		return v, v != ""
+	}
+}
+
+// failsOpen is what mm check adds to a problem of a guard hook whose
+// onError lets what it guards go on when it fails (hooks reference,
+// Failures): "" for another event, or under onError: fail.
+func failsOpen(ev hooks.Event, onError string) string {
+	if onError == "" {
+		onError = hooks.OnErrorWarn
+	}
+	var goesOn, fail string
+	switch ev {
+	case hooks.PreGeneration:
+		goesOn, fail = "the turn goes on without it", "stop the turn"
+	case hooks.PreToolCall:
+		goesOn, fail = "the tool calls it matches run", "deny them"
+	case hooks.PreAsk:
+		goesOn, fail = "the hand-offs it matches go ahead", "deny them"
+	default:
+		return ""
+	}
+	if onError == hooks.OnErrorFail {
+		return ""
+	}
+	return "; this guard fails open: with onError: " + onError + " " + goesOn + " when it fails — set onError: fail to " + fail + " instead"
 }
 
 // checkModule compiles the wasm module at path with *rt, made at the first
@@ -57,15 +111,43 @@ func checkModule(ctx context.Context, rt **wasm.Runtime, path string) error {
 	return (*rt).Check(ctx, path)
 }
 
-// checkProgram finds the program command starts, as sh -c would: on path,
-// or, when it names a file, that file, executable. It says nothing of a
-// command it cannot read without a shell (a variable other than
-// $MM_CONFIG_DIR, a glob, a compound command, a builtin): it may be right.
-func checkProgram(command, configDir, cwd, path string) error {
-	prog, ok := firstProgram(command, configDir)
+// checkCommand finds the program command starts, as sh -c would (on
+// path, or, when it names a file, that file, executable), and the script
+// file an interpreter of it runs (scriptOf). It says nothing of a command
+// it cannot read without a shell (a variable lookup does not know, a
+// glob, a compound command, a builtin): it may be right.
+func checkCommand(command, cwd string, lookup func(string) (string, bool), path string) error {
+	words := commandWords(command, lookup)
+	prog, ok := programOf(words)
 	if !ok {
 		return nil
 	}
+	if err := checkProgram(prog, cwd, path); err != nil {
+		return err
+	}
+	script, ok := scriptOf(words)
+	if !ok {
+		return nil
+	}
+	file := script
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(cwd, file)
+	}
+	st, err := os.Stat(file)
+	switch {
+	case err != nil && !filepath.IsAbs(script):
+		return fmt.Errorf("script %s: no such file in the working directory %s (a file beside the configuration is \"$MM_CONFIG_DIR/%s\")", script, cwd, strings.TrimPrefix(script, "./"))
+	case err != nil:
+		return fmt.Errorf("script %s: no such file", script)
+	case st.IsDir():
+		return fmt.Errorf("script %s is a folder, not a file %s can run", script, prog)
+	}
+	return nil
+}
+
+// checkProgram finds the program prog, as sh -c would: on path, or, when
+// it names a file, that file, executable.
+func checkProgram(prog, cwd, path string) error {
 	if !strings.Contains(prog, "/") {
 		if _, err := lookPath(prog, path); err != nil {
 			return fmt.Errorf("program %q is not on $PATH: install it, or give its path", prog)
@@ -115,55 +197,14 @@ var shellBuiltins = map[string]bool{
 	"while": true, "{": true, "(": true,
 }
 
-// firstProgram returns the program command starts: its first word after
-// any NAME=value assignments, unquoted, with $MM_CONFIG_DIR (or
-// ${MM_CONFIG_DIR}) replaced by configDir. ok is false when the word is a
-// builtin or holds shell syntax this reading does not follow.
-func firstProgram(command, configDir string) (prog string, ok bool) {
-	rest := strings.TrimLeft(command, " \t")
-	for {
-		word, tail, ok := shellWord(rest)
-		if !ok || word == "" {
-			return "", false
-		}
-		if name, _, isAssign := strings.Cut(word, "="); isAssign && validEnvName(name) {
-			rest = strings.TrimLeft(tail, " \t")
-			continue
-		}
-		word = strings.NewReplacer("${MM_CONFIG_DIR}", configDir, "$MM_CONFIG_DIR", configDir).Replace(word)
-		if shellBuiltins[word] || strings.ContainsAny(word, "$`*?[]{}~\\") {
-			return "", false
-		}
-		return word, true
+// programOf is the program a command's words start (commandWords): ok
+// is false when the first word is a builtin, a compound command, or one
+// this reading does not follow.
+func programOf(words []hookWord) (prog string, ok bool) {
+	if len(words) == 0 || !words[0].ok || words[0].text == "" || shellBuiltins[words[0].text] {
+		return "", false
 	}
-}
-
-// shellWord splits the first word off s: plain characters and "…" or '…'
-// parts, up to a blank. ok is false at an operator, a newline or an
-// unclosed quote.
-func shellWord(s string) (word, rest string, ok bool) {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case ' ', '\t':
-			return b.String(), s[i:], true
-		case '\n', '|', '&', ';', '<', '>', '(', ')':
-			if b.Len() == 0 && c == '(' {
-				return "(", s[i+1:], true
-			}
-			return b.String(), s[i:], b.Len() > 0
-		case '"', '\'':
-			end := strings.IndexByte(s[i+1:], c)
-			if end < 0 {
-				return "", "", false
-			}
-			b.WriteString(s[i+1 : i+1+end])
-			i += 1 + end
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String(), "", true
+	return words[0].text, true
 }
 
 // validEnvName reports whether name is a shell variable name.

@@ -167,11 +167,13 @@ type serverModels struct {
 	err    error
 }
 
-// pickModel asks the servers for their models and picks one: the person's
-// choice on a terminal, else the first. ok is false when none answered.
+// pickModel asks the servers for their models, and which of them support
+// tools, and picks one: the person's choice on a terminal (the first with
+// tools offered), else the first with tools, said on stderr with why. ok
+// is false when none answered.
 func pickModel(ctx context.Context, o initOptions, stderr io.Writer) (model string, server openai.LocalServer, ok bool) {
-	var refs []string
-	var from []openai.LocalServer
+	var found []foundModel
+	var names []string
 	var silent []string
 	for _, a := range probeServers(ctx, o.Client, o.Servers) {
 		if a.err != nil {
@@ -179,21 +181,22 @@ func pickModel(ctx context.Context, o initOptions, stderr io.Writer) (model stri
 			continue
 		}
 		for _, m := range a.models {
-			refs = append(refs, a.server.Provider+"/"+m)
-			from = append(from, a.server)
+			found = append(found, foundModel{ref: a.server.Provider + "/" + m, server: a.server})
+			names = append(names, m)
 		}
 	}
-	if len(refs) == 0 {
+	if len(found) == 0 {
 		fmt.Fprintf(stderr, "mm init: no local model server answered: %s\n", strings.Join(silent, ", "))
 		return "", openai.LocalServer{}, false
 	}
-	i := 0
+	askTools(ctx, o.Client, found, names)
+	i := defaultModel(found)
 	if o.Interactive {
-		i = choose(o.Stdin, o.Stdout, refs)
+		i = choose(o.Stdin, o.Stdout, found, i)
 	} else {
-		fmt.Fprintf(stderr, "mm init: using %s, the first of %d model(s) found (choose another with --model)\n", frontend.VisibleLine(refs[0]), len(refs))
+		fmt.Fprintln(stderr, whyPicked(found, i))
 	}
-	return refs[i], from[i], true
+	return found[i].ref, found[i].server, true
 }
 
 // probeServers asks every server for its models at once, each bounded by
@@ -213,28 +216,34 @@ func probeServers(ctx context.Context, client *http.Client, servers []openai.Loc
 	return answers
 }
 
-// choose lists refs and reads the person's pick, a number (Enter: the
-// first); the end of the input takes the first too.
-func choose(in io.Reader, out io.Writer, refs []string) int {
+// choose lists the models found, each with what its server says of its
+// tools, and reads the person's pick, a number (Enter: def); the end of
+// the input takes def too.
+func choose(in io.Reader, out io.Writer, found []foundModel, def int) int {
 	fmt.Fprintln(out, "Models on the local servers:")
-	for i, r := range refs {
-		fmt.Fprintf(out, "  %d. %s\n", i+1, frontend.VisibleLine(r))
+	none := true
+	for i, f := range found {
+		fmt.Fprintf(out, "  %d. %s%s\n", i+1, frontend.VisibleLine(f.ref), f.tools.mark())
+		none = none && f.tools == toolsNo
+	}
+	if none {
+		fmt.Fprintln(out, "("+noToolsAdvice+")")
 	}
 	lines := bufio.NewScanner(in)
 	for {
-		fmt.Fprintf(out, "Which model? [1]: ")
+		fmt.Fprintf(out, "Which model? [%d]: ", def+1)
 		if !lines.Scan() {
 			fmt.Fprintln(out)
-			return 0
+			return def
 		}
 		text := strings.TrimSpace(lines.Text())
 		if text == "" {
-			return 0
+			return def
 		}
-		if n, err := strconv.Atoi(text); err == nil && n >= 1 && n <= len(refs) {
+		if n, err := strconv.Atoi(text); err == nil && n >= 1 && n <= len(found) {
 			return n - 1
 		}
-		fmt.Fprintf(out, "  a number from 1 to %d, please\n", len(refs))
+		fmt.Fprintf(out, "  a number from 1 to %d, please\n", len(found))
 	}
 }
 

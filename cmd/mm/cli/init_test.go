@@ -66,7 +66,7 @@ func TestInit(t *testing.T) {
 		wantErr     string
 	}{
 		{name: "no terminal: the first found", servers: servers, want: "ollama/qwen3:8b",
-			wantErr: "mm init: using ollama/qwen3:8b, the first of 3 model(s) found (choose another with --model)\n"},
+			wantErr: "mm init: using ollama/qwen3:8b, the first of 3 model(s) found (its server does not say whether it supports tools; choose another with --model)\n"},
 		{name: "picked on a terminal", servers: servers, interactive: true, stdin: "9\n3\n", want: "llamacpp/default",
 			wantOut: []string{"Models on the local servers:\n  1. ollama/qwen3:8b\n  2. ollama/llama3.2:3b\n  3. llamacpp/default\nWhich model? [1]:   a number from 1 to 3, please\nWhich model? [1]: "}},
 		{name: "Enter takes the first", servers: servers, interactive: true, stdin: "\n", want: "ollama/qwen3:8b"},
@@ -196,7 +196,7 @@ func TestInitShowsModelIdsVisibly(t *testing.T) {
 	}{
 		{"no terminal", false, "", "ollama/two\nlines",
 			"wrote agent.yaml (model: ollama/two\\nlines) and agent.expert.yaml\nnext: mm check, then mm, mm -p \"question\" or mm --ask expert \"question\"\n",
-			"mm init: using ollama/two\\nlines, the first of 2 model(s) found (choose another with --model)\n",
+			"mm init: using ollama/two\\nlines, the first of 2 model(s) found (its server does not say whether it supports tools; choose another with --model)\n",
 			" | config: agent.yaml | model: ollama/two\\nlines | agents: expert | sandbox: workspace, network on | yolo: off | hooks: preToolCall×1\n"},
 		{"picked on a terminal", true, "2\n", "ollama/red\x1b[31m",
 			"Models on the local servers:\n  1. ollama/two\\nlines\n  2. ollama/red\\x1b[31m\nWhich model? [1]: " +

@@ -107,11 +107,11 @@ func (m *openAIModel) llamaProps(ctx context.Context) (llamaCppProps, error) {
 // server: a server of a kind without slots, one with a single slot (where
 // naming it changes nothing), or an agent outside any chain of hand-offs.
 func (m *openAIModel) idSlot(ctx context.Context) *int {
-	switch m.provider {
-	case "ollama", "lmstudio", "openai":
+	if !m.place.inChain() {
 		return nil
 	}
-	if !m.place.inChain() {
+	switch m.kind(ctx) {
+	case kindOllama, kindLMStudio, kindOpenAI:
 		return nil
 	}
 	p, err := m.llamaProps(ctx)

@@ -10,7 +10,7 @@ import (
 // other servers do not say (llama.cpp answers 503 while it loads, which
 // is retried and told).
 func (m *openAIModel) Loaded(ctx context.Context) (bool, error) {
-	if m.provider != "ollama" {
+	if m.kind(ctx) != kindOllama {
 		return false, fmt.Errorf("%s: the server does not say whether the model is loaded", m.provider)
 	}
 	var ps struct {

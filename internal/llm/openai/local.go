@@ -40,9 +40,17 @@ func LocalServers() []LocalServer {
 // (GET <baseURL>/models): their ids, in the server's order; an error for a
 // server that lists none. It sends no API key: a local server needs none.
 func ListModels(ctx context.Context, client *http.Client, baseURL string) ([]string, error) {
+	return listModelIDs(ctx, client, baseURL, "")
+}
+
+// listModelIDs is ListModels sending key, when not "", as a bearer token.
+func listModelIDs(ctx context.Context, client *http.Client, baseURL, key string) ([]string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(baseURL, "/")+"/models", nil)
 	if err != nil {
 		return nil, err
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := client.Do(req)
 	if err != nil {

@@ -34,6 +34,8 @@ type openAIModel struct {
 	// props, the server's GET /props, asked once.
 	place Place
 	props propsCache
+	// kinds keeps the kind of server its answers showed (kind.go).
+	kinds kindCache
 	// numbers are the fields the server sent a number mm does not take
 	// in, told of once (inRange).
 	numbers saidNumbers

@@ -18,9 +18,11 @@ const maxModelList = 1 << 20
 // CheckServes says whether m's server answers and has m's model, by asking
 // it for its models (GET <baseURL>/models): nil when it does; an error
 // naming the server, the model and how to start the server or fetch the
-// model when it does not. A model without a server (echo, script) and a
-// server that names no model of its own (llama.cpp serves the file it was
-// started with under any name) have nothing to check beyond the answer.
+// model when it does not, or when an Ollama runs it without tool support.
+// A model without a server (echo, script) and a server that names no model
+// of its own (llama.cpp serves the file it was started with under any
+// name) have nothing to check beyond the answer. The kind of server is
+// what it answers (kind.go), whatever the provider's name.
 func CheckServes(ctx context.Context, m llm.Model) error {
 	om, ok := m.(*openAIModel)
 	if !ok {
@@ -57,17 +59,18 @@ func CheckServes(ctx context.Context, m llm.Model) error {
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxModelList)).Decode(&list); err != nil {
 		return fmt.Errorf("%s at %s: GET /models: %v", om.provider, om.baseURL, err)
 	}
-	if om.provider == "llamacpp" {
+	kind := om.kind(ctx)
+	if kind == kindLlamaCpp {
 		return nil
 	}
 	ids := make([]string, 0, len(list.Data))
 	for _, d := range list.Data {
 		ids = append(ids, d.ID)
 	}
-	if slices.Contains(ids, om.model) || om.provider == "ollama" && slices.Contains(ids, om.model+":latest") {
-		return nil
+	if slices.Contains(ids, om.model) || kind == kindOllama && slices.Contains(ids, om.model+":latest") {
+		return om.noToolSupport(ctx)
 	}
-	return &NoSuchModelError{Provider: om.provider, Model: om.model, Has: ids}
+	return &NoSuchModelError{Provider: om.provider, Model: om.model, Has: ids, Ollama: kind == kindOllama}
 }
 
 // NoSuchModelError is a server that does not have the model asked for.
@@ -75,13 +78,15 @@ type NoSuchModelError struct {
 	Provider, Model string
 	// Has are the server's models, in its order.
 	Has []string
+	// Ollama says the server is an Ollama, which can fetch the model.
+	Ollama bool
 }
 
 // Error names what the server has, as a run's refusal does (hasNoModel),
 // and how to fetch the model where the server can.
 func (e *NoSuchModelError) Error() string {
 	msg := hasNoModel(e.Provider, e.Model, e.Has)
-	if e.Provider == "ollama" {
+	if e.Ollama || e.Provider == "ollama" {
 		msg += "; fetch it with: ollama pull " + e.Model
 	}
 	return msg

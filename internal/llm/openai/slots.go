@@ -26,11 +26,11 @@ import (
 // the advice as a condition.
 func HandOffAdvice(ctx context.Context, ref string, m llm.Model) string {
 	provider, _, _ := strings.Cut(ref, "/")
-	if provider == "ollama" {
-		return "ollama: a hand-off takes the asking agent's cache slot unless ollama serve runs with OLLAMA_NUM_PARALLEL=2 OLLAMA_MULTIUSER_CACHE=1 (and OLLAMA_NEW_ENGINE=1 for a model on its llama.cpp runner, whose multi-user cache aborts in Ollama 0.17)"
-	}
 	o, ok := m.(*openAIModel)
-	if !ok || provider == "lmstudio" || provider == "openai" {
+	if ok && o.kind(ctx) == kindOllama {
+		return provider + ": a hand-off takes the asking agent's cache slot unless ollama serve runs with OLLAMA_NUM_PARALLEL=2 OLLAMA_MULTIUSER_CACHE=1 (and OLLAMA_NEW_ENGINE=1 for a model on its llama.cpp runner, whose multi-user cache aborts in Ollama 0.17)"
+	}
+	if !ok || o.kind(ctx) == kindLMStudio || o.kind(ctx) == kindOpenAI {
 		return ""
 	}
 	props, err := o.llamaProps(ctx)

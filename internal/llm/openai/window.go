@@ -27,18 +27,19 @@ const maxProbeBody = 4 << 20
 
 // ContextWindow asks the server for the model's window, the way its kind
 // of server says it: llama.cpp's GET /props, Ollama's POST /api/show, LM
-// Studio's GET /api/v0/models. For a provider of unknown kind (llmman, a
-// configured one) each is tried in turn; OpenAI's API does not say.
+// Studio's GET /api/v0/models, by the kind of server (kind.go: a provider
+// of another name pointing at one of them is read as it is). For a server
+// of no known kind each is tried in turn; OpenAI's API does not say.
 func (m *openAIModel) ContextWindow(ctx context.Context) (int, error) {
 	var probes []func(context.Context) (int, error)
-	switch m.provider {
-	case "openai":
+	switch m.kind(ctx) {
+	case kindOpenAI:
 		return 0, errors.New("openai: the API does not say a model's context window")
-	case "llamacpp":
+	case kindLlamaCpp:
 		probes = append(probes, m.llamaCppWindow)
-	case "ollama":
+	case kindOllama:
 		probes = append(probes, m.ollamaWindow)
-	case "lmstudio":
+	case kindLMStudio:
 		probes = append(probes, m.lmStudioWindow)
 	default:
 		probes = append(probes, m.llamaCppWindow, m.lmStudioWindow, m.ollamaWindow)

@@ -83,8 +83,12 @@ func TestContextWindow(t *testing.T) {
 			want: 16384, wantAsked: []string{"GET /api/v0/models"}},
 		{name: "lm studio model not loaded", provider: "lmstudio", model: "qwen2-vl-7b-instruct", method: "GET", path: "/api/v0/models", body: lmStudioModels,
 			wantErr: "lmstudio: GET /api/v0/models gives no loaded_context_length for qwen2-vl-7b-instruct (not loaded yet?)", wantAsked: []string{"GET /api/v0/models"}},
-		{name: "a configured provider tries each kind", provider: "mine", model: "llama3.2", method: "POST", path: "/api/show", body: ollamaShowNumCtx,
-			want: 8192, wantAsked: []string{"GET /props", "GET /api/v0/models", "GET /api/ps", "POST /api/show"}},
+		{name: "a server of no kind known tries each", provider: "mine", model: "llama3.2", method: "POST", path: "/api/show", body: ollamaShowNumCtx,
+			want: 8192, wantAsked: []string{"GET /props", "GET /api/version", "GET /api/v0/models", "GET /api/v0/models", "GET /api/ps", "POST /api/show"}},
+		{name: "a configured provider on llama.cpp", provider: "mine", model: "qwen3", method: "GET", path: "/props", body: llamaProps,
+			want: 8192, wantAsked: []string{"GET /props"}},
+		{name: "a configured provider on LM Studio", provider: "mine", model: "meta-llama-3.1-8b-instruct", method: "GET", path: "/api/v0/models", body: lmStudioModels,
+			want: 16384, wantAsked: []string{"GET /props", "GET /api/version", "GET /api/v0/models", "GET /api/v0/models"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var asked []string
