@@ -48,7 +48,7 @@ func TestWindowCompletesCommands(t *testing.T) {
 	term.waitFor("echo/main · idle · Enter sends")
 	m := term.mark()
 	term.send("/re\t")
-	term.waitSince(m, "/release-notes  /resume  /review")
+	term.waitSince(m, "/release-notes  /rename  /resume  /review")
 	term.send("v\t")
 	term.waitSince(m, "/review")
 	term.send(" main.go\r")
