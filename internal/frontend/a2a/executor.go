@@ -12,6 +12,7 @@ import (
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
 
 	"github.com/mm-agent/mm/internal/a2aconn"
+	"github.com/mm-agent/mm/internal/frontend"
 	"github.com/mm-agent/mm/internal/tracing"
 )
 
@@ -20,7 +21,7 @@ type executor struct {
 	// ctx ends every task when the server stops.
 	ctx      context.Context
 	opts     Options
-	log      *logLine
+	log      *frontend.ServeLog
 	sessions *sessions
 
 	mu      sync.Mutex
@@ -29,7 +30,7 @@ type executor struct {
 }
 
 func newExecutor(ctx context.Context, opts Options) *executor {
-	x := &executor{ctx: ctx, opts: opts, log: &logLine{w: opts.Log}}
+	x := &executor{ctx: ctx, opts: opts, log: frontend.NewServeLog(opts.Log)}
 	x.idle = sync.NewCond(&x.mu)
 	x.sessions = newSessions(ctx, opts, x.log)
 	return x

@@ -3,19 +3,16 @@ package a2a
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2asrv"
 	a2alog "github.com/a2aproject/a2a-go/log"
 
-	"github.com/mm-agent/mm/internal/frontend"
 	"github.com/mm-agent/mm/internal/httpdoor"
 	"github.com/mm-agent/mm/internal/orchestrator"
 	"github.com/mm-agent/mm/internal/tracing"
@@ -179,23 +176,6 @@ func guard(token string, timeout time.Duration, next http.Handler) http.Handler 
 var cors = httpdoor.CORS{
 	Methods: []string{"GET", "POST"},
 	Headers: []string{"Authorization", "Content-Type", "Accept", "Traceparent", "Tracestate"},
-}
-
-// logLine writes one line to the log, serialised.
-type logLine struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *logLine) printf(format string, args ...any) {
-	if l.w == nil {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	// A line may carry a client's text (its context id): shown visibly,
-	// on one line.
-	io.WriteString(l.w, "mm serve: "+frontend.VisibleLine(fmt.Sprintf(format, args...))+"\n")
 }
 
 // errBusy is a task refused because MaxTasks run already.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/mm-agent/mm/internal/frontend"
 	"github.com/mm-agent/mm/internal/orchestrator"
 )
 
@@ -15,7 +16,7 @@ import (
 type sessions struct {
 	ctx  context.Context
 	opts Options
-	log  *logLine
+	log  *frontend.ServeLog
 
 	mu     sync.Mutex
 	byID   map[string]*session
@@ -34,7 +35,7 @@ type session struct {
 	end func() error
 }
 
-func newSessions(ctx context.Context, opts Options, log *logLine) *sessions {
+func newSessions(ctx context.Context, opts Options, log *frontend.ServeLog) *sessions {
 	return &sessions{ctx: ctx, opts: opts, log: log, byID: map[string]*session{}}
 }
 
@@ -90,7 +91,7 @@ func (ss *sessions) take(ctx context.Context, id string) (*session, error) {
 		ss.mu.Lock()
 		delete(ss.byID, id)
 		ss.mu.Unlock()
-		ss.log.printf("a session could not start: %v", err)
+		ss.log.Printf("a session could not start: %v", err)
 		return nil, fmt.Errorf("the session could not start: %v", err)
 	}
 	s.sess = sess
@@ -110,18 +111,18 @@ func (ss *sessions) give(s *session) {
 
 func (ss *sessions) closeOne(s *session) {
 	if err := s.sess.Close(); err != nil {
-		ss.log.printf("context %s: closing its session: %v", s.id, err)
+		ss.log.Printf("context %s: closing its session: %v", s.id, err)
 	}
 	s.endSaving(ss.log)
 }
 
 // endSaving closes the session's file, if it is saved.
-func (s *session) endSaving(log *logLine) {
+func (s *session) endSaving(log *frontend.ServeLog) {
 	if s.end == nil {
 		return
 	}
 	if err := s.end(); err != nil {
-		log.printf("context %s: saving its session: %v", s.id, err)
+		log.Printf("context %s: saving its session: %v", s.id, err)
 	}
 	s.end = nil
 }

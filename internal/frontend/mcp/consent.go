@@ -43,7 +43,7 @@ func (s *server) elicit(ctx context.Context, c *call, req orchestrator.ConsentRe
 	res, err := c.ss.Elicit(ectx, &sdk.ElicitParams{Message: consentMessage(req), RequestedSchema: consentSchema})
 	if err != nil {
 		if ectx.Err() == nil {
-			s.log.printf("a consent question the client did not answer: %v", err)
+			s.log.Printf("a consent question the client did not answer: %v", err)
 		}
 		return orchestrator.ConsentUnavailable
 	}

@@ -8,12 +8,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mm-agent/mm/internal/frontend"
 	"github.com/mm-agent/mm/internal/httpdoor"
 	"github.com/mm-agent/mm/internal/orchestrator"
 )
@@ -167,20 +165,4 @@ func (s *server) bounded(h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
-}
-
-// logLine writes one line to the log, serialised.
-type logLine struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *logLine) printf(format string, args ...any) {
-	if l.w == nil {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	// A line may carry a client's text: shown visibly, on one line.
-	io.WriteString(l.w, "mm serve: "+frontend.VisibleLine(fmt.Sprintf(format, args...))+"\n")
 }

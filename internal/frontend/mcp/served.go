@@ -155,7 +155,7 @@ func (sv *served) session() (Session, error) {
 	sv.end = end
 	if err != nil {
 		sv.endSaving()
-		srv.log.printf("a session could not start: %v", err)
+		srv.log.Printf("a session could not start: %v", err)
 		return nil, fmt.Errorf("the session could not start: %s", frontend.ErrorText(err))
 	}
 	sv.sess = sess
@@ -174,7 +174,7 @@ func (sv *served) close() {
 	sv.mu.Unlock()
 	if sess != nil {
 		if err := sess.Close(); err != nil {
-			sv.srv.log.printf("closing a session: %v", err)
+			sv.srv.log.Printf("closing a session: %v", err)
 		}
 	}
 	sv.mu.Lock()
@@ -188,7 +188,7 @@ func (sv *served) endSaving() {
 		return
 	}
 	if err := sv.end(); err != nil {
-		sv.srv.log.printf("saving a session: %v", err)
+		sv.srv.log.Printf("saving a session: %v", err)
 	}
 	sv.end = nil
 }

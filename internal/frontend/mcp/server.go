@@ -21,7 +21,7 @@ type server struct {
 	// ctx ends every call and session when mm serve stops.
 	ctx   context.Context
 	opts  Options
-	log   *logLine
+	log   *frontend.ServeLog
 	mcp   *sdk.Server
 	calls *semaphore.Weighted
 
@@ -40,7 +40,7 @@ func newServer(ctx context.Context, opts Options) *server {
 	if opts.MaxCalls <= 0 {
 		opts.MaxCalls = DefaultMaxCalls
 	}
-	s := &server{ctx: ctx, opts: opts, log: &logLine{w: opts.Log}, calls: semaphore.NewWeighted(int64(opts.MaxCalls)),
+	s := &server{ctx: ctx, opts: opts, log: frontend.NewServeLog(opts.Log), calls: semaphore.NewWeighted(int64(opts.MaxCalls)),
 		byMCP: map[*sdk.ServerSession]*served{}}
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "mm", Title: opts.Name, Version: opts.Version},
 		&sdk.ServerOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Instructions: instructions(opts)})
