@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/mm-agent/mm/internal/handoff"
 	"github.com/mm-agent/mm/internal/mmconfigs"
@@ -58,25 +59,33 @@ func (s *Session) ceiling(remote bool) string {
 // this session's, which its own file may tighten; outside for any other
 // agent, which mm cannot confine.
 func (s *Session) askSandbox(a mmconfigs.Agent, peek mmconfigs.Peek) *handoff.Sandbox {
+	if outside(a, s.expander(), s.bin) {
+		return &handoff.Sandbox{Mode: handoff.SandboxOutside}
+	}
 	own := sandbox.Spec{Mode: sandbox.Off, Network: true}
-	switch a.Kind {
-	case mmconfigs.AgentFile:
+	if a.Kind == mmconfigs.AgentFile {
 		own.Mode = sandbox.DefaultMode
 		if peek.Sandbox.Mode != "" {
 			own.Mode = peek.Sandbox.Mode
 		}
 		own.Network = peek.Sandbox.Network != "off"
-	case mmconfigs.AgentSSH:
-	case mmconfigs.AgentCommand:
-		if !sameProgram(agentCommand(a, s.expander())[0], s.bin) {
-			return &handoff.Sandbox{Mode: handoff.SandboxOutside}
-		}
-	default:
-		return &handoff.Sandbox{Mode: handoff.SandboxOutside}
 	}
 	c := s.sandbox.Ceiling()
 	got := own.Tighten(&c)
 	return &handoff.Sandbox{Mode: string(got.Mode), Network: sandbox.OnOff(got.Network)}
+}
+
+// outside says whether mm cannot confine the agent a: one over A2A, or
+// one by command whose program (expand fills its $VAR) is not bin, this
+// mm.
+func outside(a mmconfigs.Agent, expand func(string) string, bin string) bool {
+	switch a.Kind {
+	case mmconfigs.AgentA2A:
+		return true
+	case mmconfigs.AgentCommand:
+		return len(a.Command) == 0 || !sameProgram(expand(a.Command[0]), bin)
+	}
+	return false
 }
 
 // SandboxCeiling is the ceiling a session of o hands the agents it asks,
@@ -107,17 +116,15 @@ func (o Options) SandboxTightened() string {
 }
 
 // OutsideSandbox says whether the agent a runs outside the sandbox of a
-// session of o while that sandbox bounds something: an agent by command
-// that is not an mm, or one over A2A.
+// session of o while that sandbox bounds something (mm check), as the
+// session's consent question and ask object say it: bin is this mm.
 func (o Options) OutsideSandbox(a mmconfigs.Agent, bin string) bool {
 	if o.SandboxCeiling() == "" {
 		return false
 	}
-	switch a.Kind {
-	case mmconfigs.AgentA2A:
-		return true
-	case mmconfigs.AgentCommand:
-		return len(a.Command) > 0 && !sameProgram(a.Command[0], bin)
+	vars := envMap(o.Environ)
+	if o.Config != nil {
+		vars["MM_CONFIG_DIR"] = o.Config.Dir
 	}
-	return false
+	return outside(a, func(v string) string { return os.Expand(v, func(k string) string { return vars[k] }) }, bin)
 }

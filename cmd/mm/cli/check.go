@@ -58,7 +58,7 @@ func checkCmd(f *flags, s *streams) *cobra.Command {
 				// The flags' configuration runs with them (--model,
 				// --yolo, --sandbox, --network); an agent it asks by file
 				// is started with none, under the sandbox it hands down.
-				o := orchestrator.Options{Config: c, Cwd: cwd, Environ: ceiling}
+				o := orchestrator.Options{Config: c, Cwd: cwd, Environ: append(s.Environ(), ceiling...)}
 				first := root
 				if root {
 					o, root = sessionOptions(f, s, c, cwd), false
