@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 	"unicode/utf8"
 
@@ -81,7 +80,7 @@ func ValidName(name string) bool {
 func readHead(name, path string) (Command, error) {
 	f, _, err := regularfile.Open(path)
 	if err != nil {
-		return Command{}, unwrapPath(err)
+		return Command{}, regularfile.Cause(err)
 	}
 	defer f.Close()
 	head, err := io.ReadAll(io.LimitReader(f, maxHeadBytes))
@@ -176,7 +175,7 @@ func (c Command) Usage() string {
 func (c Command) Prompt(args string) (string, error) {
 	b, err := regularfile.ReadFile(c.File, MaxFileBytes, "a command file")
 	if err != nil {
-		return "", fmt.Errorf("/%s: cannot read %s: %w", c.Name, c.File, unwrapPath(err))
+		return "", fmt.Errorf("/%s: cannot read %s: %w", c.Name, c.File, regularfile.Cause(err))
 	}
 	if !utf8.Valid(b) {
 		return "", fmt.Errorf("/%s: %s is not UTF-8 text", c.Name, c.File)
@@ -202,14 +201,4 @@ func (c Command) Prompt(args string) (string, error) {
 		return "", fmt.Errorf("/%s is only what follows it: give that (%s)", c.Name, read.Usage())
 	}
 	return text, nil
-}
-
-// unwrapPath drops the path an *fs.PathError repeats: the messages name
-// the file themselves.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -86,7 +86,7 @@ func Find(folders []Folder, builtin func(name string) (string, bool), show func(
 		entries, err := os.ReadDir(f.Dir)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				problems = append(problems, fmt.Sprintf("commands folder %s: %v", show(f.Dir), unwrapPath(err)))
+				problems = append(problems, fmt.Sprintf("commands folder %s: %v", show(f.Dir), regularfile.Cause(err)))
 			}
 			continue
 		}
@@ -122,14 +122,10 @@ func (s *Set) add(f Folder, name string, builtin func(string) (string, bool), sh
 	c, err := readHead(name, path)
 	if err != nil {
 		// At its line, in a compiler's place: "command a.md:3: …".
-		problem := "command " + strictyaml.Located(show(path), err)
-		if ex := strictyaml.Excerpt(err); ex != "" {
-			problem += "\n" + ex
-		}
-		return problem
+		return "command " + strictyaml.Report(show(path), err)
 	}
 	if i, dup := s.byName[name]; dup {
-		if !sameFile(s.list[i].File, path) {
+		if !regularfile.Same(s.list[i].File, path) {
 			return fmt.Sprintf("command /%s: %s and %s both name it; keeping the first", name, show(s.list[i].File), show(path))
 		}
 		return ""
@@ -143,11 +139,4 @@ func (s *Set) add(f Folder, name string, builtin func(string) (string, bool), sh
 // link leads out of the folder it must stay in: it is skipped.
 func outsideProblem(what, name, target, root string) string {
 	return fmt.Sprintf("%s %s: a link to %s, outside %s: skipped (a command stays in its project or config folder)", what, name, target, root)
-}
-
-// sameFile reports whether a and b are one file, links followed.
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }

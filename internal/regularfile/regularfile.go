@@ -13,6 +13,7 @@
 package regularfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -188,4 +189,22 @@ func ReadFile(path string, limit int64, what string) ([]byte, error) {
 			data = append(data, 0)[:len(data)]
 		}
 	}
+}
+
+// Same reports whether a and b are one file, links followed; a file that
+// cannot be read is no file.
+func Same(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// Cause is err without the path a *fs.PathError puts before it, for a
+// message that names the file its own way.
+func Cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

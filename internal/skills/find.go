@@ -125,7 +125,7 @@ func Find(folders []Folder, show func(string) string) (*Set, []string) {
 		entries, err := os.ReadDir(f.Dir)
 		if err != nil {
 			if f.Given || !errors.Is(err, fs.ErrNotExist) {
-				problems = append(problems, fmt.Sprintf("skills folder %s: %v", show(f.Dir), unwrapPath(err)))
+				problems = append(problems, fmt.Sprintf("skills folder %s: %v", show(f.Dir), regularfile.Cause(err)))
 			}
 			continue
 		}
@@ -150,15 +150,11 @@ func Find(folders []Folder, show func(string) string) (*Set, []string) {
 			case err != nil:
 				// At its line, in a compiler's place: "skill a/SKILL.md:3: …",
 				// a syntax error's excerpt under it.
-				problem := "skill " + strictyaml.Located(show(filepath.Join(dir, FileName)), err)
-				if ex := strictyaml.Excerpt(err); ex != "" {
-					problem += "\n" + ex
-				}
-				problems = append(problems, problem)
+				problems = append(problems, "skill "+strictyaml.Report(show(filepath.Join(dir, FileName)), err))
 				continue
 			}
 			if i, dup := set.byName[sk.Name]; dup {
-				if !sameFile(set.list[i].File, sk.File) { // one skill linked into two folders is one
+				if !regularfile.Same(set.list[i].File, sk.File) { // one skill linked into two folders is one
 					problems = append(problems, fmt.Sprintf("skill %s: %s and %s both name it; keeping the first", sk.Name, show(set.list[i].File), show(sk.File)))
 				}
 				continue
@@ -178,13 +174,6 @@ func Find(folders []Folder, show func(string) string) (*Set, []string) {
 // whose link leads out of the folder it must stay in: it is skipped.
 func outsideProblem(what, name, target, root string) string {
 	return fmt.Sprintf("%s %s: a link to %s, outside %s: skipped (a skill stays in its project or config folder)", what, name, target, root)
-}
-
-// sameFile reports whether a and b are one file, links followed.
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // isDir reports whether e is a folder, following a symbolic link.

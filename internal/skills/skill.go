@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -59,7 +58,7 @@ func (s Skill) ListLine() string {
 func (s Skill) Instructions() (string, error) {
 	b, err := regularfile.ReadFile(s.File, MaxFileBytes, "a SKILL.md")
 	if err != nil {
-		return "", fmt.Errorf("skill %s: cannot read %s: %w", s.Name, s.File, unwrapPath(err))
+		return "", fmt.Errorf("skill %s: cannot read %s: %w", s.Name, s.File, regularfile.Cause(err))
 	}
 	if !utf8.Valid(b) {
 		return "", fmt.Errorf("skill %s: %s is not UTF-8 text", s.Name, s.File)
@@ -86,7 +85,7 @@ func readHead(dir string) (Skill, error) {
 	file := filepath.Join(dir, FileName)
 	f, _, err := regularfile.Open(file)
 	if err != nil {
-		return Skill{}, unwrapPath(err)
+		return Skill{}, regularfile.Cause(err)
 	}
 	defer f.Close()
 	head, err := io.ReadAll(io.LimitReader(f, maxHeadBytes))
@@ -143,16 +142,6 @@ func frontMatter(head []byte) (name, desc string, err error) {
 		return "", "", strictyaml.Errorf(descKey, "front matter: skill %s: description over %d characters", name, MaxDescriptionLen)
 	}
 	return name, desc, nil
-}
-
-// unwrapPath drops the path an *fs.PathError repeats: the messages name
-// the file themselves.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // Message is what the model reads when the skill is loaded: a line naming

@@ -76,6 +76,16 @@ func Located(file string, err error) string {
 	return Place(file, err) + ": " + err.Error()
 }
 
+// Report is Located, with a syntax error's excerpt on the lines under it:
+// a problem a session lists among its warnings.
+func Report(file string, err error) string {
+	r := Located(file, err)
+	if ex := Excerpt(err); ex != "" {
+		r += "\n" + ex
+	}
+	return r
+}
+
 // Place is "<file>:<line>[:<column>]" for err, or file alone.
 func Place(file string, err error) string {
 	line, col := Position(err)

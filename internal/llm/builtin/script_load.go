@@ -1,10 +1,8 @@
 package builtin
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -13,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/mm-agent/mm/internal/llm"
+	"github.com/mm-agent/mm/internal/regularfile"
 	"github.com/mm-agent/mm/internal/strictyaml"
 )
 
@@ -79,23 +78,13 @@ func LoadScript(path string) (llm.Model, error) {
 func loadScript(path string) (*scriptModel, error) {
 	b, err := readScript(path)
 	if err != nil {
-		return nil, &strictyaml.FileError{Path: path, Err: fmt.Errorf("cannot read: %w", unwrapPathError(err))}
+		return nil, &strictyaml.FileError{Path: path, Err: fmt.Errorf("cannot read: %w", regularfile.Cause(err))}
 	}
 	rules, err := parseScript(b)
 	if err != nil {
 		return nil, &strictyaml.FileError{Path: path, Err: err}
 	}
 	return &scriptModel{path: path, rules: rules, spent: make([]bool, len(rules))}, nil
-}
-
-// unwrapPathError drops the operation and path from an *os.PathError: the
-// caller names the file already.
-func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // parseScript parses the YAML of a script. Its errors name the rule and
