@@ -648,6 +648,9 @@ func TestNormalFinish(t *testing.T) {
 		{"length", false, "length"},
 		{"length", true, "length"},
 		{"content_filter", false, "content_filter"},
+		// A reason mm does not know must not leave calls unrun.
+		{"content_filter", true, "tool_calls"},
+		{"0", true, "tool_calls"},
 	}
 	for _, tt := range tests {
 		if got := normalFinish(tt.reason, tt.calls); got != tt.want {

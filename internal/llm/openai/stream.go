@@ -375,7 +375,9 @@ func (a *accumulator) reply() llm.Reply {
 
 // normalFinish maps the finish reasons servers use onto "stop",
 // "tool_calls" and "length". A reply with calls finishes with "tool_calls"
-// whatever the server said, since some say "stop" then.
+// whatever the server said but "length" — some say "stop" then, and a
+// reason mm does not know must not leave calls unrun (fuzz corpus
+// finish_unknown_with_call).
 func normalFinish(reason string, hasCalls bool) string {
 	switch reason {
 	case "", "stop", "eos", "end_turn", "stop_sequence":
@@ -385,7 +387,7 @@ func normalFinish(reason string, hasCalls bool) string {
 	case "length", "max_tokens":
 		reason = "length"
 	}
-	if hasCalls && reason == "stop" {
+	if hasCalls && reason != "length" {
 		reason = "tool_calls"
 	}
 	return reason
